@@ -1,0 +1,94 @@
+"""The `fetch` stage: bring a dataset's raw files into ``data/raw/<dataset>/``.
+
+Each fetched dataset gets a ``manifest.json`` (written last, atomically) listing its files with
+their SHA-256; the manifest's presence is what marks the fetch as complete.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from kreinbench.atomic import atomic_path, sha256_file, write_text_atomic
+from kreinbench.data import synthetic
+from kreinbench.data.registry import DatasetSpec
+from kreinbench.errors import DataError
+
+
+def _fetch_package(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
+    package = spec.source["package"]
+    try:
+        root = resources.files(package)
+    except ModuleNotFoundError as exc:
+        raise DataError(f"dataset {spec.name!r}: package {package!r} is not installed") from exc
+    files = []
+    for rel in spec.source["files"]:
+        src = root.joinpath(rel)
+        if not src.is_file():
+            raise DataError(f"dataset {spec.name!r}: package {package!r} has no file {rel!r}")
+        dest = raw_dir / Path(rel).name
+        with resources.as_file(src) as src_path, atomic_path(dest) as tmp:
+            shutil.copyfile(src_path, tmp)
+        files.append({"file": dest.name, "origin": f"python package {package}: {rel}"})
+    return files
+
+
+def _fetch_local(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
+    src = Path(spec.source["path"])
+    if not src.is_file():
+        raise DataError(f"dataset {spec.name!r}: local file {str(src)!r} does not exist")
+    dest = raw_dir / src.name
+    with atomic_path(dest) as tmp:
+        shutil.copyfile(src, tmp)
+    return [{"file": dest.name, "origin": f"local file {src.resolve()}"}]
+
+
+def _fetch_synthetic(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
+    name = spec.source["generator"]
+    if name not in synthetic.GENERATORS:
+        raise DataError(f"dataset {spec.name!r}: unknown synthetic generator {name!r}")
+    params = spec.source.get("params", {})
+    table = synthetic.GENERATORS[name](**params)
+    dest = raw_dir / f"{name}.csv"
+    with atomic_path(dest) as tmp:
+        np.savetxt(tmp, table, delimiter=",", fmt="%.17g")
+    return [{"file": dest.name, "origin": f"synthetic generator {name} with {params}"}]
+
+
+_FETCHERS = {"package": _fetch_package, "local": _fetch_local, "synthetic": _fetch_synthetic}
+
+
+def fetch_dataset(spec: DatasetSpec, manifest_path: str | Path) -> dict:
+    """Fetch ``spec``'s raw files next to ``manifest_path`` and write the manifest."""
+    manifest_path = Path(manifest_path)
+    raw_dir = manifest_path.parent
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    files = _FETCHERS[spec.source["type"]](spec, raw_dir)
+    for entry in files:
+        path = raw_dir / entry["file"]
+        entry["sha256"] = sha256_file(path)
+        entry["size"] = path.stat().st_size
+    manifest = {"dataset": spec.name, "source": spec.source, "files": files}
+    write_text_atomic(manifest_path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return manifest
+
+
+def read_manifest(manifest_path: str | Path) -> dict:
+    """Read a manifest and check that every file it lists is still there, unchanged."""
+    manifest_path = Path(manifest_path)
+    manifest = json.loads(manifest_path.read_text())
+    for entry in manifest["files"]:
+        path = manifest_path.parent / entry["file"]
+        if not path.is_file():
+            raise DataError(f"dataset {manifest['dataset']!r}: raw file {str(path)!r} is missing")
+        digest = sha256_file(path)
+        if digest != entry["sha256"]:
+            raise DataError(
+                f"dataset {manifest['dataset']!r}: raw file {str(path)!r} has sha256 {digest}, "
+                f"manifest says {entry['sha256']}"
+            )
+    return manifest
