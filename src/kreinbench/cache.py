@@ -61,7 +61,7 @@ def write_kernel(path: str | Path, K_train: np.ndarray, K_test: np.ndarray, attr
             f"test kernel for {str(path)!r} has {K_test.shape[1]} columns, train kernel has {K_train.shape[0]} rows"
         )
     _write(path, {"K_train": K_train, "K_test": K_test},
-           {**attrs, "shape_train": list(K_train.shape), "shape_test": list(K_test.shape), "dtype": str(K_train.dtype)})
+           {**attrs, "shape_train": K_train.shape, "shape_test": K_test.shape, "dtype": str(K_train.dtype)})
 
 
 def read_kernel(path: str | Path, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, dict]:

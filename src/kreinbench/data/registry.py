@@ -40,7 +40,7 @@ class DatasetSpec:
         return mapping
 
 
-def _spec_from_entry(name: str, entry: dict[str, Any]) -> DatasetSpec:
+def spec_from_entry(name: str, entry: dict[str, Any]) -> DatasetSpec:
     where = f"dataset {name!r}"
     if not isinstance(entry, dict):
         raise DataError(f"{where}: registry entry must be a mapping, got {type(entry).__name__}")
@@ -83,12 +83,17 @@ def load_registry(extra: dict[str, Any] | None = None) -> dict[str, DatasetSpec]
     """The built-in registry, plus ``extra`` entries (e.g. a config's ``custom_datasets``)."""
     entries = dict(_builtin_entries())
     entries.update(extra or {})
-    return {name: _spec_from_entry(name, entry) for name, entry in entries.items()}
+    return {name: spec_from_entry(name, entry) for name, entry in entries.items()}
+
+
+def dataset_entry(name: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The raw registry entry of one dataset (``extra`` entries override built-in ones)."""
+    entries = {**_builtin_entries(), **(extra or {})}
+    if name not in entries:
+        raise DataError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(entries))}")
+    return entries[name]
 
 
 def get_dataset(name: str, extra: dict[str, Any] | None = None) -> DatasetSpec:
     """Look up one dataset by name, with a clear error for unknown names."""
-    registry = load_registry(extra)
-    if name not in registry:
-        raise DataError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(registry))}")
-    return registry[name]
+    return spec_from_entry(name, dataset_entry(name, extra))

@@ -35,12 +35,18 @@ def minmax_fit(X_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lo, span
 
 
+# Arrays of a split file; the indices are rows of the parsed raw data.
+_ARRAYS = ("X_train", "y_train", "X_test", "y_test", "train_index", "test_index")
+
+
 @dataclass(frozen=True)
 class Split:
     X_train: np.ndarray
     y_train: np.ndarray
     X_test: np.ndarray
     y_test: np.ndarray
+    train_index: np.ndarray
+    test_index: np.ndarray
     attrs: dict
 
 
@@ -76,6 +82,8 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
         y_train=data.y[train_idx],
         X_test=(data.X[test_idx] - lo) / span,
         y_test=data.y[test_idx],
+        train_index=train_idx,
+        test_index=test_idx,
         attrs=attrs,
     )
 
@@ -84,7 +92,7 @@ def write_split(split: Split, path: str | Path, provenance: dict) -> None:
     """Write a split to HDF5 atomically, with provenance (raw file hashes) as attributes."""
     with atomic_path(path) as tmp:
         with h5py.File(tmp, "w") as h5:
-            for name in ("X_train", "y_train", "X_test", "y_test"):
+            for name in _ARRAYS:
                 h5.create_dataset(name, data=getattr(split, name))
             for key, value in split.attrs.items():
                 h5.attrs[key] = value
@@ -95,7 +103,7 @@ def read_split(path: str | Path) -> Split:
     """Read a split file written by :func:`write_split`."""
     try:
         with h5py.File(path, "r") as h5:
-            arrays = {name: h5[name][()] for name in ("X_train", "y_train", "X_test", "y_test")}
+            arrays = {name: h5[name][()] for name in _ARRAYS}
             attrs = dict(h5.attrs)
     except (OSError, KeyError) as exc:
         raise DataError(f"split file {str(path)!r} is unreadable or incomplete: {exc}") from exc

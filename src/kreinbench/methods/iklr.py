@@ -19,7 +19,6 @@ import time
 import warnings
 
 import numpy as np
-import scipy.optimize
 from scipy.special import expit
 
 from kreinbench.errors import KreinbenchError
@@ -33,7 +32,8 @@ from kreinbench.methods.base import (
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.logistic import LogisticKernelLoss
+from kreinbench.methods.logistic import ARMIJO, LogisticKernelLoss
+from kreinbench.methods.newton import klr_newton
 from kreinbench.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
 
 log = logging.getLogger(__name__)
@@ -42,8 +42,6 @@ SOLVERS = {"ccicp-gd", "cccp-gd"}
 INITS = {"zeros", "ones", "minus_ones", "uniform"}
 # Seconds between progress lines of a long fit.
 PROGRESS_INTERVAL = 5.0
-# Armijo sufficient-decrease constant of the inner line searches.
-ARMIJO = 1e-4
 # A stationary point satisfies K(λα − yβ/n) = 0, hence ‖α‖ ≤ 1/(λ√n) on range(K); iterates
 # beyond this many times that radius cannot be approaching one (see IKLR._runaway).
 RUNAWAY_FACTOR = 10.0
@@ -311,7 +309,8 @@ class IKLR(KernelClassifierMixin):
                     f"f = {f:.3g} is falling along a negative eigendirection of K. Try a larger lam or tau, "
                     "or fewer outer iterations.", RunawayWarning, stacklevel=3)
                 break
-            if p["solver"] == "cccp-gd" and grad_norm <= p["eps"] * g0:
+            # t == 0: the inner solve cannot decrease F_k in floating point any more.
+            if p["solver"] == "cccp-gd" and (grad_norm <= p["eps"] * g0 or t == 0):
                 break
         self.alpha_, self.intercept_, self.n_iter_ = alpha, float(b), k
         self.stationarity_ = grad_norm / g0
@@ -334,50 +333,30 @@ class IKLR(KernelClassifierMixin):
 class KLR(IKLR):
     """Kernel logistic regression on a PSD kernel: the convex special case of :class:`IKLR`.
 
-    The objective is the same f(α, b); with K ⪰ 0 it is convex and is minimized directly by
-    L-BFGS (``scipy.optimize.minimize``) to ‖∇f‖ ≤ ``gtol``.  No eigendecomposition is needed.
+    The objective is the same f(α, b); with K ⪰ 0 it is convex and is minimized by Newton's
+    method (:func:`kreinbench.methods.newton.klr_newton`) to relative stationarity ``tol``.
+    No eigendecomposition is needed.
     """
 
     needs_spectrum = False
 
-    def __init__(self, *, lam=1.0, gtol=1e-8, max_iter=15000):
+    def __init__(self, *, lam=1.0, tol=1e-10, max_iter=100):
         self.lam = lam
-        self.gtol = gtol
+        self.tol = tol
         self.max_iter = max_iter
 
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
         lam = check_positive("lam", self.lam)
-        gtol = check_positive("gtol", self.gtol)
+        tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, minimum=1)
         K, y_pm, self.classes_ = check_train_kernel(K, y)
-        loss = LogisticKernelLoss(K, y_pm)
-        n = y_pm.size
-        trace = []
-        start = time.perf_counter()
-
-        def fun(w):
-            alpha, b = w[:n], w[n]
-            Ka = K @ alpha
-            g_alpha, g_b = loss.gradient(Ka, b)
-            f = loss.value(Ka, b) + 0.5 * lam * float(alpha @ Ka)
-            return f, np.append(g_alpha + lam * Ka, g_b)
-
-        def record(intermediate_result):
-            trace.append({"iteration": len(trace) + 1, "objective": float(intermediate_result.fun),
-                          "elapsed": time.perf_counter() - start})
-
-        f0, g0 = fun(np.zeros(n + 1))
-        self.history_ = [{"iteration": 0, "objective": f0, "elapsed": 0.0}]
-        res = scipy.optimize.minimize(fun, np.zeros(n + 1), jac=True, method="L-BFGS-B", callback=record,
-                                      options={"maxiter": max_iter, "gtol": gtol, "ftol": 0.0, "maxcor": 20})
-        self.history_ += trace
-        self.alpha_, self.intercept_ = res.x[:n], float(res.x[n])
-        self.n_iter_ = int(res.nit)
-        self.stationarity_ = float(np.linalg.norm(res.jac) / max(np.linalg.norm(g0), np.finfo(float).tiny))
+        self.alpha_, b, self.history_, self.stationarity_ = klr_newton(K, y_pm, lam, tol=tol, max_iter=max_iter)
+        self.intercept_ = float(b)
+        self.n_iter_ = len(self.history_) - 1
         self.diverged_ = False
-        if self.stationarity_ > 1e-4:
-            warnings.warn(f"KLR L-BFGS stopped ({res.message}) at relative stationarity {self.stationarity_:.3g}",
-                          ConvergenceWarning, stacklevel=2)
+        if self.stationarity_ > 1e-6:
+            warnings.warn(f"KLR Newton stopped after {self.n_iter_} iterations at relative stationarity "
+                          f"{self.stationarity_:.3g}", ConvergenceWarning, stacklevel=2)
         return self
 
 
@@ -392,8 +371,8 @@ class SpectrumKLR(KLR):
 
     needs_spectrum = True
 
-    def __init__(self, *, transform="flip", lam=1.0, test_kernel="original", gtol=1e-8, max_iter=15000):
-        super().__init__(lam=lam, gtol=gtol, max_iter=max_iter)
+    def __init__(self, *, transform="flip", lam=1.0, test_kernel="original", tol=1e-10, max_iter=100):
+        super().__init__(lam=lam, tol=tol, max_iter=max_iter)
         self.transform = transform
         self.test_kernel = test_kernel
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
+# Armijo sufficient-decrease constant of every line search on these objectives.
+ARMIJO = 1e-4
+
 
 class LogisticKernelLoss:
     """The data term L(α, b) and its gradient on a precomputed kernel ``K`` and labels ``y`` ∈ {±1}.

@@ -1,0 +1,1 @@
+"""Pipeline stages: one function per Snakemake rule, called by the thin scripts in workflow/scripts."""

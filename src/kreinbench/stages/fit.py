@@ -1,0 +1,98 @@
+"""Stage `fit`: model selection by CV, final fit, test evaluation, one JSON record per job."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import warnings
+
+import numpy as np
+
+from kreinbench import cache
+from kreinbench.atomic import write_text_atomic
+from kreinbench.data.split import read_split
+from kreinbench.methods import ESTIMATORS
+from kreinbench.selection import cross_validate
+from kreinbench.spectrum import Spectrum
+
+log = logging.getLogger(__name__)
+
+
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def fit(snakemake) -> None:
+    dataset, method, rep = snakemake.wildcards.dataset, snakemake.wildcards.method, int(snakemake.wildcards.rep)
+    spec = snakemake.params.method
+    estimator_cls = ESTIMATORS[spec["estimator"]]
+    fixed = dict(spec.get("params", {}))
+    split = read_split(snakemake.input.split)
+    seed = int(split.attrs["seed"])
+
+    kernels, tests = {}, {}
+    for path in snakemake.input.kernels:
+        instance = path.rsplit("/", 1)[1].removesuffix(".h5")
+        kernels[instance], tests[instance], _ = cache.read_kernel(path, {"instance": instance})
+
+    def make(params):
+        return estimator_cls(**fixed, **params)
+
+    start = time.perf_counter()
+    selection = cross_validate(make, kernels, split.y_train, spec.get("grid", {}),
+                               n_folds=snakemake.params.cv_folds, seed=seed)
+    cv_time = time.perf_counter() - start
+    log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f) in %.1f s", method, dataset, rep,
+             selection.best_instance, selection.best_params, selection.best_score, cv_time)
+
+    best = selection.best_instance
+    fit_kwargs = {}
+    if estimator_cls.needs_spectrum:
+        spectra = {p.rsplit("/", 1)[1].removesuffix(".h5"): p for p in snakemake.input.spectra}
+        mu, V, _ = cache.read_spectrum(spectra[best], {"instance": best})
+        fit_kwargs["spectrum"] = Spectrum(eigenvalues=mu, eigenvectors=V)
+
+    estimator = make(selection.best_params)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        start = time.perf_counter()
+        estimator.fit(kernels[best], split.y_train, **fit_kwargs)
+        train_time = time.perf_counter() - start
+    for w in caught:
+        log.warning("%s: %s", w.category.__name__, w.message)
+    start = time.perf_counter()
+    accuracy = estimator.score(tests[best], split.y_test)
+    test_time = time.perf_counter() - start
+    log.info("test accuracy %.4f, train %.3f s, test %.4f s", accuracy, train_time, test_time)
+
+    record = {
+        "dataset": dataset,
+        "method": method,
+        "label": spec.get("label", method),
+        "estimator": spec["estimator"],
+        "rep": rep,
+        "split_seed": seed,
+        "kernel": spec["kernel"],
+        "kernel_instance": best,
+        "fixed_params": fixed,
+        "params": selection.best_params,
+        "n_train": int(split.y_train.size),
+        "n_test": int(split.y_test.size),
+        "accuracy": accuracy,
+        "train_time": train_time,
+        "test_time": test_time,
+        "cv_time": cv_time,
+        "cv_accuracy": selection.best_score,
+        "cv_folds": snakemake.params.cv_folds,
+        "cv_scores": selection.scores,
+        "cv_warnings": selection.n_warnings,
+        "n_iter": int(estimator.n_iter_),
+        "stationarity": float(estimator.stationarity_),
+        "diverged": bool(estimator.diverged_),
+        "warnings": [f"{w.category.__name__}: {w.message}" for w in caught],
+        "history": estimator.history_,
+    }
+    write_text_atomic(snakemake.output.record, json.dumps(record, indent=1, default=_json_default) + "\n")

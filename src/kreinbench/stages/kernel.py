@@ -1,0 +1,41 @@
+"""Stages `kernel` and `spectrum`."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from kreinbench import cache
+from kreinbench.atomic import sha256_file
+from kreinbench.data.split import read_split
+from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.spectrum import eigendecompose
+
+log = logging.getLogger(__name__)
+
+
+def kernel(snakemake) -> None:
+    split = read_split(snakemake.input.split)
+    params = resolve_params(snakemake.params.spec, split.X_train.shape[1])
+    start = time.perf_counter()
+    K_train, K_test = kernel_matrices(params, split.X_train, split.X_test)
+    log.info("%s: K_train %s, K_test %s in %.2f s", params, K_train.shape, K_test.shape, time.perf_counter() - start)
+    cache.write_kernel(snakemake.output.kernel, K_train, K_test, {
+        "kernel": params,
+        "instance": snakemake.wildcards.instance,
+        "split_sha256": sha256_file(snakemake.input.split),
+    })
+
+
+def spectrum(snakemake) -> None:
+    K_train, _, attrs = cache.read_kernel(snakemake.input.kernel, {"instance": snakemake.wildcards.instance})
+    start = time.perf_counter()
+    spec = eigendecompose(K_train)
+    summary = spec.summary()
+    log.info("eigh of %d x %d in %.2f s: %s", *K_train.shape, time.perf_counter() - start, summary)
+    cache.write_spectrum(snakemake.output.spectrum, spec.eigenvalues, spec.eigenvectors, {
+        **summary,
+        "kernel": attrs["kernel"],
+        "instance": snakemake.wildcards.instance,
+        "kernel_sha256": sha256_file(snakemake.input.kernel),
+    })

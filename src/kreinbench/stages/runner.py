@@ -1,0 +1,29 @@
+"""Run a stage inside a Snakemake job: log to the rule's log file, bound BLAS threads."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Callable
+
+from threadpoolctl import threadpool_limits
+
+
+def run_stage(snakemake, stage: Callable[..., None]) -> None:
+    """Call ``stage(snakemake)`` with logging into ``snakemake.log[0]`` and BLAS threads = job threads.
+
+    Exceptions are logged with their traceback and re-raised, so Snakemake marks the job failed
+    (and, since stages write atomically, no partial output remains).
+    """
+    handler = logging.FileHandler(snakemake.log[0], mode="w")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    try:
+        with threadpool_limits(limits=max(1, int(snakemake.threads))):
+            stage(snakemake)
+    except Exception:
+        logging.getLogger("kreinbench").error("stage failed:\n%s", traceback.format_exc())
+        raise

@@ -1,0 +1,166 @@
+import warnings
+
+import numpy as np
+import pytest
+import scipy.optimize
+
+from conftest import klr_objective_and_gradient
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR
+from kreinbench.spectrum import eigendecompose
+
+
+def reference_klr(K, y_pm, lam):
+    """Convex KLR optimum by scipy's L-BFGS, run far past any practical tolerance."""
+    n = y_pm.size
+
+    def fun(w):
+        f, g_a, g_b = klr_objective_and_gradient(K, y_pm, lam, w[:n], w[n])
+        return f, np.append(g_a, g_b)
+
+    res = scipy.optimize.minimize(fun, np.zeros(n + 1), jac=True, method="L-BFGS-B",
+                                  options={"maxiter": 100000, "gtol": 1e-13, "ftol": 0.0, "maxcor": 50})
+    return res.fun
+
+
+def pm(y, est):
+    return np.where(y == est.classes_[1], 1.0, -1.0)
+
+
+def objective(est, K, y):
+    return klr_objective_and_gradient(K, pm(y, est), est.lam, est.alpha_, est.intercept_)[0]
+
+
+def indefinite_by_construction(K_psd, magnitude):
+    """K_psd with its smallest eigenvalue replaced by -magnitude: exactly one negative direction."""
+    mu, V = np.linalg.eigh(K_psd)
+    mu[0] = -magnitude
+    K = (V * mu) @ V.T
+    return (K + K.T) / 2
+
+
+@pytest.mark.parametrize("lam", [1e-3, 0.1])
+def test_psd_kernel_every_solver_reaches_the_convex_optimum(rbf_heart, lam):
+    K, _, y, _ = rbf_heart
+    f_star = reference_klr(K, pm(y, KLR(lam=lam).fit(K, y)), lam)
+    klr = KLR(lam=lam).fit(K, y)
+    assert objective(klr, K, y) == pytest.approx(f_star, rel=1e-6)
+    exact = IKLR(lam=lam, solver="cccp-gd", eps=1e-7).fit(K, y)
+    assert objective(exact, K, y) == pytest.approx(f_star, rel=1e-6)
+
+
+def test_exact_cccp_is_stationary_on_an_indefinite_kernel(rbf_heart):
+    K_psd, _, y, _ = rbf_heart
+    # One negative eigenvalue large enough that the loss curvature dominates along it
+    # (λ < |μ|h/n, MM'17 §4.3), so CCCP converges to a stationary point instead of running away.
+    K = indefinite_by_construction(K_psd, magnitude=20.0)
+    assert np.linalg.eigvalsh(K)[0] < -19.9
+    with warnings.catch_warnings():
+        # CCCP's outer rate is linear and slow on near-null directions: eps=1e-6 is not reached
+        # in max_outer steps, which the estimator reports; the bound below is what must hold.
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = IKLR(lam=1e-3, solver="cccp-gd", eps=1e-6).fit(K, y)
+    assert not est.diverged_
+    y_pm = pm(y, est)
+    _, g_a, g_b = klr_objective_and_gradient(K, y_pm, est.lam, est.alpha_, est.intercept_)
+    _, g0_a, g0_b = klr_objective_and_gradient(K, y_pm, est.lam, np.zeros(y.size), 0.0)
+    relative = np.sqrt(g_a @ g_a + g_b**2) / np.sqrt(g0_a @ g0_a + g0_b**2)
+    assert relative <= 1e-4
+    assert est.stationarity_ == pytest.approx(relative, rel=1e-6)
+
+
+@pytest.mark.parametrize("solver", ["ccicp-gd", "cccp-gd"])
+def test_outer_objective_never_increases_on_indefinite_tl1(tl1_monk2, solver):
+    K, _, y, _ = tl1_monk2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)
+        est = IKLR(lam=0.1, solver=solver, max_outer=20).fit(K, y)
+    f = np.array([h["objective"] for h in est.history_])
+    assert f.size >= 2
+    assert np.all(np.diff(f) <= 1e-12 * np.maximum(1.0, np.abs(f[:-1])))
+    assert objective(est, K, y) == pytest.approx(f[-1], rel=1e-10)
+
+
+def test_runaway_of_exact_cccp_is_detected_and_reported(tl1_monk2):
+    K, _, y, _ = tl1_monk2
+    with pytest.warns(RunawayWarning, match="ran away"):
+        est = IKLR(lam=0.1, solver="cccp-gd").fit(K, y)
+    assert est.diverged_
+    assert est.history_[-1]["objective"] < 0 < est.history_[0]["objective"]
+
+
+def test_ccicp_gd_follows_algorithm_1_defaults(tl1_monk2):
+    K, K_test, y, y_test = tl1_monk2
+    est = IKLR(lam=1.0).fit(K, y)
+    assert est.n_iter_ == 20 and len(est.history_) == 21
+    assert est.score(K_test, y_test) > 0.6
+
+
+def test_cached_spectrum_gives_the_same_fit(tl1_monk2):
+    K, K_test, y, _ = tl1_monk2
+    a = IKLR(lam=1.0).fit(K, y)
+    b = IKLR(lam=1.0).fit(K, y, spectrum=eigendecompose(K))
+    np.testing.assert_array_equal(a.decision_function(K_test), b.decision_function(K_test))
+
+
+def test_predictions_and_probabilities_are_consistent(tl1_monk2):
+    K, K_test, y, _ = tl1_monk2
+    est = IKLR(lam=1.0).fit(K, y)
+    proba = est.predict_proba(K_test)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    predicted = est.predict(K_test)
+    np.testing.assert_array_equal(predicted == est.classes_[1], proba[:, 1] >= 0.5)
+
+
+def test_uniform_initialization_is_seeded(tl1_monk2):
+    K, _, y, _ = tl1_monk2
+    a = IKLR(init="uniform", random_state=3).fit(K, y).alpha_
+    b = IKLR(init="uniform", random_state=3).fit(K, y).alpha_
+    c = IKLR(init="uniform", random_state=4).fit(K, y).alpha_
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_flip_on_a_psd_kernel_is_plain_klr(rbf_heart):
+    K, K_test, y, _ = rbf_heart
+    plain = KLR(lam=0.01).fit(K, y).decision_function(K_test)
+    for test_kernel in ("original", "projected"):
+        flipped = SpectrumKLR(transform="flip", lam=0.01, test_kernel=test_kernel).fit(K, y)
+        np.testing.assert_allclose(flipped.decision_function(K_test), plain, atol=1e-6)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"lam": 0.0}, "lam must be > 0"),
+    ({"lam": -1.0}, "lam must be > 0"),
+    ({"eps": -1e-3}, "eps must be >= 0"),
+    ({"solver": "newton"}, "solver='newton'"),
+    ({"rho": 1.5}, "rho must be in"),
+    ({"init": "ones!"}, "init="),
+])
+def test_bad_parameters_are_named(tl1_monk2, kwargs, message):
+    K, _, y, _ = tl1_monk2
+    with pytest.raises(KreinbenchError, match=message):
+        IKLR(**kwargs).fit(K, y)
+
+
+def test_bad_shapes_and_labels_are_named(tl1_monk2):
+    K, K_test, y, _ = tl1_monk2
+    est = IKLR().fit(K, y)
+    with pytest.raises(KreinbenchError, match=r"K_cross must have shape \(n_test, 216\)"):
+        est.decision_function(K_test[:, :-1])
+    three = y.copy()
+    three[:5] = 7
+    with pytest.raises(KreinbenchError, match="exactly 2 classes"):
+        IKLR().fit(K, three)
+    with pytest.raises(KreinbenchError, match="square"):
+        IKLR().fit(K[:, :-1], y)
+
+
+def test_extreme_margins_do_not_overflow():
+    K = np.array([[1e6, 0.0], [0.0, 1e6]])
+    y = np.array([1.0, -1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow RuntimeWarning would fail the test
+        est = KLR(lam=1e-6).fit(K, y)
+    assert np.all(np.isfinite(est.alpha_))
+    assert est.predict(K).tolist() == [1.0, -1.0]

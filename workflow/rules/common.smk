@@ -1,0 +1,35 @@
+import kreinbench.plan as plan
+from kreinbench.data.registry import dataset_entry
+
+plan.check_config(config)
+
+
+wildcard_constraints:
+    dataset="[^/]+",
+    method="[^/]+",
+    instance="[^/]+",
+    rep=r"\d+",
+
+
+def final_targets():
+    targets = rules_table_outputs()
+    if plan.convergence_fits(config):
+        targets += ["figures/convergence.png", "figures/convergence.pdf"]
+    return targets
+
+
+def rules_table_outputs():
+    return [
+        "results/tables/accuracy.csv",
+        "results/tables/accuracy.md",
+        "results/records/runs.csv",
+        "results/records/history.csv",
+    ]
+
+
+def dataset_registry_entry(wildcards):
+    return dataset_entry(wildcards.dataset, config.get("custom_datasets"))
+
+
+def fit_inputs(wildcards):
+    return plan.fit_inputs(config, wildcards.dataset, wildcards.method, int(wildcards.rep))
