@@ -30,9 +30,20 @@ def param_grid(grid: dict[str, list]) -> list[dict[str, Any]]:
     return [dict(zip(names, values)) for values in itertools.product(*(grid[n] for n in names))]
 
 
+def fit_and_score(estimator, K_train, y_train, K_test, y_test, X_train=None, X_test=None, **fit_kwargs) -> float:
+    """Fit on a train kernel and return the score on a cross-kernel, passing features when needed."""
+    if getattr(estimator, "needs_features", False):
+        estimator.fit(K_train, y_train, X_train, **fit_kwargs)
+        return estimator.score(K_test, y_test, X_test)
+    estimator.fit(K_train, y_train, **fit_kwargs)
+    return estimator.score(K_test, y_test)
+
+
 def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.ndarray], y: np.ndarray,
-                   grid: dict[str, list], *, n_folds: int, seed: int) -> SelectionResult:
-    """Pick the kernel instance and estimator parameters with the best mean fold accuracy.
+                   grid: dict[str, list], *, n_folds: int, seed: int, X: np.ndarray | None = None) -> SelectionResult:
+    """Pick the kernel instance and estimator parameters with the best mean fold score.
+
+    ``X`` (the training features) is sliced along with the kernel for estimators that need it.
 
     Ties go to the first candidate in (kernel instance, grid) order, so the choice is
     deterministic.  Warnings raised by fold fits (e.g. non-convergence at extreme parameters)
@@ -49,8 +60,9 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 for tr, va in folds:
-                    est = make_estimator(params).fit(K[np.ix_(tr, tr)], y[tr])
-                    accs.append(est.score(K[np.ix_(va, tr)], y[va]))
+                    X_tr, X_va = (None, None) if X is None else (X[tr], X[va])
+                    accs.append(fit_and_score(make_estimator(params), K[np.ix_(tr, tr)], y[tr],
+                                              K[np.ix_(va, tr)], y[va], X_tr, X_va))
             n_warnings += len(caught)
             mean = float(np.mean(accs))
             scores.append({"kernel": instance, **params, "cv_accuracy": mean, "cv_std": float(np.std(accs))})

@@ -70,11 +70,25 @@ def check_cross_kernel(K_cross, n_train: int) -> np.ndarray:
 
 
 class KernelClassifierMixin:
-    """predict / predict_proba from ``decision_function``; ``classes_`` maps the sign to a label."""
+    """predict / score from ``decision_function``; ``classes_`` maps the sign to a label.
 
-    def predict(self, K_cross):
-        scores = self.decision_function(K_cross)
+    The estimator protocol the pipeline relies on (every method in ``ESTIMATORS`` follows it):
+
+    - keyword-only ``__init__`` that only stores parameters;
+    - class attributes ``needs_spectrum`` (``fit`` accepts ``spectrum=`` a cached
+      :class:`~kreinbench.spectrum.Spectrum` of K) and ``needs_features`` (``fit(K, y, X)`` and
+      ``decision_function(K_cross, X_test)`` also take the feature matrices);
+    - fitted ``history_`` (list of dicts, one per iteration, with at least ``iteration`` and
+      ``objective``), and where meaningful ``n_iter_``, ``stationarity_`` and ``diverged_``.
+    """
+
+    needs_spectrum = False
+    needs_features = False
+
+    def predict(self, K_cross, *args):
+        scores = self.decision_function(K_cross, *args)
         return np.where(scores >= 0, self.classes_[1], self.classes_[0])
 
-    def score(self, K_cross, y) -> float:
-        return float(np.mean(self.predict(K_cross) == np.asarray(y)))
+    def score(self, K_cross, y, *args) -> float:
+        """Accuracy on a test set; ``args`` is ``(X_test,)`` for estimators that need features."""
+        return float(np.mean(self.predict(K_cross, *args) == np.asarray(y)))

@@ -43,7 +43,7 @@ def fit(snakemake) -> None:
 
     start = time.perf_counter()
     selection = cross_validate(make, kernels, split.y_train, spec.get("grid", {}),
-                               n_folds=snakemake.params.cv_folds, seed=seed)
+                               n_folds=snakemake.params.cv_folds, seed=seed, X=split.X_train)
     cv_time = time.perf_counter() - start
     log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f) in %.1f s", method, dataset, rep,
              selection.best_instance, selection.best_params, selection.best_score, cv_time)
@@ -56,15 +56,17 @@ def fit(snakemake) -> None:
         fit_kwargs["spectrum"] = Spectrum(eigenvalues=mu, eigenvectors=V)
 
     estimator = make(selection.best_params)
+    features = (split.X_train,) if estimator_cls.needs_features else ()
+    test_features = (split.X_test,) if estimator_cls.needs_features else ()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         start = time.perf_counter()
-        estimator.fit(kernels[best], split.y_train, **fit_kwargs)
+        estimator.fit(kernels[best], split.y_train, *features, **fit_kwargs)
         train_time = time.perf_counter() - start
     for w in caught:
         log.warning("%s: %s", w.category.__name__, w.message)
     start = time.perf_counter()
-    accuracy = estimator.score(tests[best], split.y_test)
+    accuracy = estimator.score(tests[best], split.y_test, *test_features)
     test_time = time.perf_counter() - start
     log.info("test accuracy %.4f, train %.3f s, test %.4f s", accuracy, train_time, test_time)
 
@@ -89,9 +91,9 @@ def fit(snakemake) -> None:
         "cv_folds": snakemake.params.cv_folds,
         "cv_scores": selection.scores,
         "cv_warnings": selection.n_warnings,
-        "n_iter": int(estimator.n_iter_),
-        "stationarity": float(estimator.stationarity_),
-        "diverged": bool(estimator.diverged_),
+        "n_iter": getattr(estimator, "n_iter_", None),
+        "stationarity": getattr(estimator, "stationarity_", None),
+        "diverged": bool(getattr(estimator, "diverged_", False)),
         "warnings": [f"{w.category.__name__}: {w.message}" for w in caught],
         "history": estimator.history_,
     }
