@@ -7,6 +7,7 @@ import scipy.optimize
 from conftest import klr_objective_and_gradient
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR
+from kreinbench.methods.multiclass import OneVsRest
 from kreinbench.spectrum import eigendecompose
 
 
@@ -40,13 +41,96 @@ def indefinite_by_construction(K_psd, magnitude):
 
 
 @pytest.mark.parametrize("lam", [1e-3, 0.1])
-def test_psd_kernel_every_solver_reaches_the_convex_optimum(rbf_heart, lam):
+def test_psd_kernel_exact_solvers_reach_the_convex_optimum(rbf_heart, lam):
     K, _, y, _ = rbf_heart
-    f_star = reference_klr(K, pm(y, KLR(lam=lam).fit(K, y)), lam)
     klr = KLR(lam=lam).fit(K, y)
+    f_star = reference_klr(K, pm(y, klr), lam)
     assert objective(klr, K, y) == pytest.approx(f_star, rel=1e-6)
-    exact = IKLR(lam=lam, solver="cccp-gd", eps=1e-7).fit(K, y)
-    assert objective(exact, K, y) == pytest.approx(f_star, rel=1e-6)
+    for solver in ("cccp-gd", "cccp-lbfgs"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # eps=1e-7 can stall at round-off
+            exact = IKLR(lam=lam, solver=solver, eps=1e-7).fit(K, y)
+        assert objective(exact, K, y) == pytest.approx(f_star, rel=1e-6), solver
+
+
+@pytest.mark.parametrize("solver", ["ccicp-gd", "ccicp-gd-mm17", "ccicp-sgd"])
+def test_psd_kernel_inexact_solvers_approach_the_optimum(rbf_heart, solver):
+    K, _, y, _ = rbf_heart
+    lam = 0.1
+    f_star = reference_klr(K, pm(y, KLR(lam=lam).fit(K, y)), lam)
+    short = IKLR(lam=lam, solver=solver, random_state=0).fit(K, y)
+    long = IKLR(lam=lam, solver=solver, random_state=0, max_outer=400, eps=1e-12).fit(K, y)
+    gap_short = objective(short, K, y) / f_star - 1
+    gap_long = objective(long, K, y) / f_star - 1
+    assert 0 <= gap_long < gap_short
+    assert gap_long < 1e-2
+
+
+def test_shift_and_eigen_splits_reach_equally_stationary_points(rbf_heart):
+    K_psd, _, y, _ = rbf_heart
+    K = indefinite_by_construction(K_psd, magnitude=20.0)
+    fits = {}
+    for split in ("eigen", "shift"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            fits[split] = IKLR(lam=1e-3, solver="cccp-gd", split=split, eps=1e-6).fit(K, y)
+        assert not fits[split].diverged_ and fits[split].stationarity_ <= 1e-4, split
+    assert objective(fits["shift"], K, y) == pytest.approx(objective(fits["eigen"], K, y), rel=1e-4)
+
+
+@pytest.mark.parametrize("split", ["eigen", "shift"])
+def test_theorem1_bound_matches_the_papers_matrices(tl1_monk2, split):
+    K, _, y, _ = tl1_monk2
+    est = IKLR(lam=1.0, split=split).fit(K, y)
+    mu, V = np.linalg.eigh(K)
+    tau = est.tau_
+    assert tau >= -mu[0]
+    if split == "eigen":  # TNNLS, eq. after (6): K+ = V diag(mu_i + tau | tau) V^T, K- = V diag(tau | tau - mu_i) V^T
+        plus, minus = np.where(mu >= 0, mu + tau, tau), np.where(mu >= 0, tau, tau - mu)
+    else:
+        plus, minus = mu + tau, np.full_like(mu, tau)
+    K_plus, K_minus = (V * plus) @ V.T, (V * minus) @ V.T
+    np.testing.assert_allclose(K_plus - K_minus, K, atol=1e-8 * np.abs(mu).max())
+    n = y.size
+    bound = est.lam * (np.linalg.norm(K_plus, 2) - np.linalg.norm(K_minus, 2)) - np.linalg.norm(K, 2) ** 2 / (4 * n)
+    assert est.theorem1_bound_ == pytest.approx(bound, rel=1e-9)
+    residuals = [h["inner_residual"] for h in est.history_[1:] if np.isfinite(h["inner_residual"])]
+    assert est.theorem1_satisfied_ == (max(residuals) < bound)
+
+
+def test_small_lambda_violates_theorem1(tl1_monk2):
+    K, _, y, _ = tl1_monk2
+    assert IKLR(lam=1e-3).fit(K, y).theorem1_bound_ < 0
+
+
+def test_mm17_variant_stops_by_its_own_rules(tl1_monk2):
+    K, _, y, _ = tl1_monk2
+    est = IKLR(lam=1.0, solver="ccicp-gd-mm17").fit(K, y)
+    assert 1 <= est.n_iter_ <= 15
+    f = [h["objective"] for h in est.history_]
+    assert f[-1] < f[0]
+
+
+def test_sgd_is_seeded(tl1_monk2):
+    K, _, y, _ = tl1_monk2
+    a = IKLR(solver="ccicp-sgd", random_state=1).fit(K, y).alpha_
+    b = IKLR(solver="ccicp-sgd", random_state=1).fit(K, y).alpha_
+    c = IKLR(solver="ccicp-sgd", random_state=2).fit(K, y).alpha_
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_one_vs_rest_on_three_classes(tl1_monk2):
+    K, K_test, y, y_test = tl1_monk2
+    rng = np.random.default_rng(0)
+    # Three classes: monk-2's two plus a third carved out of the positives at random.
+    y3 = np.where(y > 0, np.where(rng.uniform(size=y.size) < 0.5, 1, 2), 0)
+    ovr = OneVsRest(KLR(lam=0.01)).fit(np.abs(K), y3)
+    scores = ovr.decision_function(np.abs(K))
+    assert scores.shape == (y.size, 3)
+    binary = KLR(lam=0.01).fit(np.abs(K), np.where(y3 == 2, 1, -1)).decision_function(np.abs(K))
+    np.testing.assert_allclose(scores[:, 2], binary)
+    assert set(ovr.predict(np.abs(K))) <= {0, 1, 2}
 
 
 def test_exact_cccp_is_stationary_on_an_indefinite_kernel(rbf_heart):
@@ -134,6 +218,8 @@ def test_flip_on_a_psd_kernel_is_plain_klr(rbf_heart):
     ({"lam": -1.0}, "lam must be > 0"),
     ({"eps": -1e-3}, "eps must be >= 0"),
     ({"solver": "newton"}, "solver='newton'"),
+    ({"split": "half"}, "split='half'"),
+    ({"tau": 0.0}, "tau=0.0 must be >= -mu_min"),
     ({"rho": 1.5}, "rho must be in"),
     ({"init": "ones!"}, "init="),
 ])

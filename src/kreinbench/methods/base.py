@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from kreinbench.errors import KreinbenchError
 
@@ -69,8 +70,11 @@ def check_cross_kernel(K_cross, n_train: int) -> np.ndarray:
     return K_cross
 
 
-class KernelClassifierMixin:
+class KernelClassifierMixin(BaseEstimator):
     """predict / score from ``decision_function``; ``classes_`` maps the sign to a label.
+
+    Deriving from scikit-learn's ``BaseEstimator`` gives ``get_params``/``set_params``, ``clone`` and
+    the usual repr from the keyword-only ``__init__``.
 
     The estimator protocol the pipeline relies on (every method in ``ESTIMATORS`` follows it):
 

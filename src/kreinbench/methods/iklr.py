@@ -4,11 +4,16 @@ Model (IKLR TNNLS eq. (5), with an unregularized bias b):
 
     f(α, b) = (1/n) Σ_i log(1 + exp(−y_i((Kα)_i + b))) + (λ/2) αᵀKα,   K symmetric, indefinite.
 
-Positive decomposition (eq. after (6)): with K = V diag(μ) Vᵀ and τ > −μ_min,
-K₊ = K + K₋ and K₋ = τI + V₋ diag(−μ₋) V₋ᵀ, where (μ₋, V₋) are the negative eigenpairs.
-This is the paper's pair of diagonal matrices written so that only the negative eigenpairs are
-needed.  f = g − h with g = L + (λ/2)αᵀK₊α and h = (λ/2)αᵀK₋α (eq. (7)); each outer step
-minimizes the convex majorizer F_k(α, b) = g(α, b) − h(α_k) − ∇h(α_k)ᵀ(α − α_k) (eqs. (8)–(9)),
+Positive decomposition f = g − h, g = L + (λ/2)αᵀK₊α, h = (λ/2)αᵀK₋α, K = K₊ − K₋ (eq. (7)):
+
+- ``split="eigen"`` (the paper, eq. after (6)): K₋ = τI + V₋ diag(−μ₋) V₋ᵀ over the negative
+  eigenpairs (μ₋, V₋), K₊ = K + K₋ — the paper's two diagonal matrices in the eigenbasis, written
+  so that only the negative eigenpairs are needed; τ > −μ_min is not even required for PSD-ness
+  (τ ≥ 0 is), but is kept as the paper's default.
+- ``split="shift"`` (beyond the paper): K₋ = τI, K₊ = K + τI with τ ≥ −μ_min; needs only λ_min
+  (Lanczos), and has the same stationary points (MM'17 §4.3: the split changes only the rate).
+
+Each outer step minimizes the convex majorizer F_k (see :mod:`kreinbench.methods.iklr_inner`),
 which touches f at α_k, so every decrease of F_k is a decrease of f.
 """
 
@@ -19,177 +24,110 @@ import time
 import warnings
 
 import numpy as np
-from scipy.special import expit
+import scipy.sparse.linalg
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.methods import iklr_inner
 from kreinbench.methods.base import (
     ConvergenceWarning,
-    KernelClassifierMixin,
     RunawayWarning,
     check_choice,
-    check_cross_kernel,
     check_int,
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.logistic import ARMIJO, LogisticKernelLoss
-from kreinbench.methods.newton import klr_newton
-from kreinbench.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
+from kreinbench.methods.logistic import KernelLogisticMixin, LogisticKernelLoss
+from kreinbench.spectrum import Spectrum, eigendecompose
 
 log = logging.getLogger(__name__)
 
-SOLVERS = {"ccicp-gd", "cccp-gd"}
+# Per solver: inner solver, its stopping rule, and the paper's defaults.
+SOLVERS = {
+    # TNNLS Algorithm 1 with GD; CCICP-SGD with ε = 1e-4 (TNNLS §V-A), SGD-I with ε = 1 (Table VII).
+    "ccicp-gd": {"inner": "gd", "stop": "objective", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8},
+    "ccicp-sgd": {"inner": "sgd", "stop": "objective", "eps": 1e-4, "max_outer": 20, "eta": 0.02, "rho": 0.8},
+    "ccicp-sgd-i": {"inner": "sgd", "stop": "objective", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8},
+    # MM'17 Algorithm 1: inner ‖∇F‖ ≤ ε‖α‖, t_max = 15, η = 0.2, decay 0.5, outer stop on relative change.
+    "ccicp-gd-mm17": {"inner": "gd", "stop": "gradient", "eps": None, "max_outer": 15, "eta": 0.2, "rho": 0.5},
+    # Exact CCCP: every subproblem solved to ‖∇F_k‖ ≤ ε‖∇f(α⁰, b⁰)‖, until ‖∇f‖ ≤ ε‖∇f(α⁰, b⁰)‖.
+    "cccp-gd": {"inner": "gd-exact", "stop": "gradient", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None},
+    "cccp-lbfgs": {"inner": "lbfgs", "stop": "gradient", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None},
+}
+SPLITS = {"eigen", "shift"}
 INITS = {"zeros", "ones", "minus_ones", "uniform"}
+# MM'17's ε when Theorem 1 allows none (its bound is negative): a stated, not derived, value.
+MM17_FALLBACK_EPS = 1e-3
 # Seconds between progress lines of a long fit.
 PROGRESS_INTERVAL = 5.0
-# A stationary point satisfies K(λα − yβ/n) = 0, hence ‖α‖ ≤ 1/(λ√n) on range(K); iterates
-# beyond this many times that radius cannot be approaching one (see IKLR._runaway).
+# A stationary point satisfies K(λα − y⊙β/n) = 0, hence ‖α‖ ≤ 1/(λ√n) on range(K); iterates
+# beyond this many times that radius cannot be approaching one.
 RUNAWAY_FACTOR = 10.0
 
 
-class _Subproblem:
-    """F_k(α, b) = L(α, b) + (λ/2)αᵀK₊α − λ(K₋α_k)ᵀα + (λ/2)α_kᵀK₋α_k, convex."""
-
-    def __init__(self, loss: LogisticKernelLoss, lam: float, kminus, alpha_k: np.ndarray):
-        self.loss = loss
-        self.lam = lam
-        self.kminus = kminus
-        km_k = kminus(alpha_k)
-        self.linear = lam * km_k
-        self.const = 0.5 * lam * float(alpha_k @ km_k)
-
-    def value(self, alpha: np.ndarray, b: float) -> tuple[float, np.ndarray]:
-        Ka = self.loss.K @ alpha
-        kplus_a = Ka + self.kminus(alpha)
-        F = self.loss.value(Ka, b) + 0.5 * self.lam * float(alpha @ kplus_a) - float(self.linear @ alpha) + self.const
-        return F, Ka
-
-    def gradient(self, alpha: np.ndarray, b: float, Ka: np.ndarray) -> tuple[np.ndarray, float]:
-        g_alpha, g_b = self.loss.gradient(Ka, b)
-        return g_alpha + self.lam * (Ka + self.kminus(alpha)) - self.linear, g_b
-
-
-def _inner_gd_paper(sub: _Subproblem, alpha, b, *, eta, rho, eps, max_inner):
-    """Algorithm 1's inner loop: GD with η_t = η ρ^t, stopped when |F(α^(t+1)) − F(α^(t))| ≤ ε.
-
-    The paper's fixed schedule diverges whenever η·λ‖K₊‖ > 2 (TL1 kernels have ‖K‖ in the
-    thousands), so each step is safeguarded: a step that fails the Armijo condition is shrunk by
-    ρ until it passes.  Where the schedule is stable the safeguard never triggers and the
-    iterates are exactly the paper's.
-    """
-    F, Ka = sub.value(alpha, b)
-    step = eta
-    t = 0
-    while t < max_inner:
-        g_alpha, g_b = sub.gradient(alpha, b, Ka)
-        gg = float(g_alpha @ g_alpha) + g_b * g_b
-        if gg == 0.0:
-            break
-        while True:
-            new_alpha, new_b = alpha - step * g_alpha, b - step * g_b
-            F_new, Ka_new = sub.value(new_alpha, new_b)
-            if F_new <= F - ARMIJO * step * gg or step < 1e-300:
-                break
-            step *= rho
-        if not F_new < F:  # no decrease representable in floating point: converged
-            break
-        t += 1
-        alpha, b, Ka, F_prev, F = new_alpha, new_b, Ka_new, F, F_new
-        if abs(F_prev - F) <= eps:
-            break
-        step *= rho
-    return alpha, b, F, t
-
-
-def _inner_gd_exact(sub: _Subproblem, alpha, b, *, gtol, max_inner, step0):
-    """Gradient descent to ‖∇F_k‖ ≤ gtol: Barzilai–Borwein trial steps, Armijo backtracking.
-
-    This is the "exact" CCCP baseline.  The paper's |ΔF| ≤ ε rule stops GD on any flat stretch
-    of an ill-conditioned problem, not at the minimizer, so the exact variant tests the gradient.
-    """
-    F, Ka = sub.value(alpha, b)
-    g_alpha, g_b = sub.gradient(alpha, b, Ka)
-    step = step0
-    t = 0
-    while t < max_inner:
-        gg = float(g_alpha @ g_alpha) + g_b * g_b
-        if np.sqrt(gg) <= gtol:
-            break
-        while True:
-            new_alpha, new_b = alpha - step * g_alpha, b - step * g_b
-            F_new, Ka_new = sub.value(new_alpha, new_b)
-            if F_new <= F - ARMIJO * step * gg or step < 1e-300:
-                break
-            step *= 0.5
-        if not F_new < F:
-            break
-        new_g_alpha, new_g_b = sub.gradient(new_alpha, new_b, Ka_new)
-        s_a, s_b = new_alpha - alpha, new_b - b
-        r_a, r_b = new_g_alpha - g_alpha, new_g_b - g_b
-        sr = float(s_a @ r_a) + s_b * r_b
-        # BB1 step (s·s / s·r); F_k is strongly convex on the iterates' span, so sr > 0 there.
-        step = (float(s_a @ s_a) + s_b * s_b) / sr if sr > 0 else step * 2.0
-        alpha, b, Ka, F, g_alpha, g_b = new_alpha, new_b, Ka_new, F_new, new_g_alpha, new_g_b
-        t += 1
-    return alpha, b, F, t, step
-
-
-class IKLR(KernelClassifierMixin):
+class IKLR(KernelLogisticMixin):
     """Indefinite kernel logistic regression on a precomputed kernel.
 
     Parameters
     ----------
     lam : float, default=1.0
         Regularization weight λ > 0 of (λ/2)αᵀKα.
-    solver : {"ccicp-gd", "cccp-gd"}, default="ccicp-gd"
-        ``"ccicp-gd"``: Algorithm 1 of the TNNLS paper, inner GD stopped early (|ΔF_k| ≤ eps).
-        ``"cccp-gd"``: exact CCCP; inner GD run to ‖∇F_k‖ ≤ eps·‖∇f(α⁰, b⁰)‖ and outer iterations
-        until ‖∇f‖ ≤ eps·‖∇f(α⁰, b⁰)‖.
+    solver : str, default="ccicp-gd"
+        ``"ccicp-gd"`` (TNNLS Algorithm 1: inner GD stopped when |ΔF_k| ≤ ε),
+        ``"ccicp-sgd"`` / ``"ccicp-sgd-i"`` (one random column per inner step, eq. (12)),
+        ``"ccicp-gd-mm17"`` (MM'17 Algorithm 1), ``"cccp-gd"`` (exact CCCP, inner GD to
+        ‖∇F_k‖ ≤ ε‖∇f(α⁰, b⁰)‖), ``"cccp-lbfgs"`` (exact CCCP, inner L-BFGS; beyond the paper).
     eps : float or None
-        Inner tolerance; ``None`` means the solver's default (1 for ccicp-gd, 1e-4 for cccp-gd).
+        The solver's ε; ``None`` means its paper default (1, 1e-4, 1, Theorem 1, 1e-4, 1e-4).
+        For ``"ccicp-gd-mm17"`` the default is half of Theorem 1's bound when that is positive,
+        else 1e-3.
     max_outer : int or None
-        k_max; ``None`` means 20 for ccicp-gd (the paper) and 2000 for cccp-gd.
-    eta, rho : float, default=0.02, 0.8
-        Initial inner step size η and its per-step decay ρ (Algorithm 1, ccicp-gd only).
+        k_max; ``None`` means the solver's default (20; 15 for MM'17; 2000 for exact CCCP).
+    eta, rho : float or None
+        Initial inner step η and its per-step decay ρ (CCICP solvers; defaults 0.02/0.8, MM'17 0.2/0.5).
     max_inner : int, default=10000
         Cap on inner steps per outer iteration.
+    split : {"eigen", "shift"}, default="eigen"
+        The positive decomposition (see the module docstring).
     tau : float or None
-        τ of the positive decomposition; ``None`` means max(−μ_min, 0) plus a round-off margin,
-        the smallest value the paper's condition τ > −μ_min allows.
+        τ of the decomposition; ``None`` means max(−μ_min, 0) plus a round-off margin.
     init : {"zeros", "ones", "minus_ones", "uniform"}, default="zeros"
-        α⁽⁰⁾ of Table VI; "uniform" draws U(0, 1) from ``random_state``.
+        α⁽⁰⁾ of TNNLS Table VI; ``"uniform"`` draws U(0, 1).
     random_state : int or None
-        Seed for ``init="uniform"``.
+        Seed of ``init="uniform"`` and of the SGD column choice.
 
     Attributes
     ----------
-    alpha_ : ndarray of shape (n,)
-    intercept_ : float
-    classes_ : ndarray of shape (2,)
+    alpha_, intercept_, classes_
     history_ : list of dict
-        One row per outer iteration (0 = the initial point): ``objective``, ``grad_norm``,
-        ``alpha_norm``, ``inner_steps``, ``elapsed``.
+        One row per outer iteration (0 = the initial point): ``objective`` f, ``grad_norm`` ‖∇f‖,
+        ``alpha_norm``, ``inner_steps``, ``inner_residual`` (‖∇_α F_k(α_{k+1})‖ / ‖α_k‖, the ε of
+        TNNLS eq. (13) this step achieved), ``elapsed`` seconds.
     n_iter_ : int
-        Outer iterations run.
     stationarity_ : float
         ‖∇f(α, b)‖ / ‖∇f(α⁰, b⁰)‖ at the returned point.
     diverged_ : bool
-        True when the iterates ran away (see Notes); the fit stopped and warned.
+        True when the iterates ran away (see Notes).
     tau_ : float
+    theorem1_bound_ : float
+        λ(‖K₊‖ − ‖K₋‖) − ‖K‖²/(4n), TNNLS eq. (15) (spectral norms).
+    theorem1_satisfied_ : bool
+        Whether the largest inner residual (the achieved ε of eq. (13)) is below that bound, i.e.
+        whether Theorem 1's convergence guarantee covers this fit.
 
     Notes
     -----
-    With any negative eigenvalue f is unbounded below (f(tv) → −∞ along a negative eigenvector v),
-    so IKLR returns a stationary point, and CCCP iterates can run away from all of them.  Every
-    stationary point satisfies K(λα − y⊙β/n) = 0, hence ‖α‖ ≤ 1/(λ√n) on range(K).  Once
-    ‖α − α⁰‖ exceeds ten times that radius the fit stops, sets ``diverged_`` and warns with
-    :class:`RunawayWarning`; larger λ or τ, or fewer outer steps, are the remedies.
+    With any negative eigenvalue, f is unbounded below (f(tv) → −∞ along a negative eigenvector v),
+    so IKLR returns a stationary point, and CCCP iterates can run away from all of them (a
+    stationary point is a saddle of f along v unless λ < |μ|h/n, h the logistic weight; MM'17
+    §4.3).  Every stationary point has ‖α‖ ≤ 1/(λ√n) on range(K), and iterates keep α⁰'s component
+    on null(K); once ‖α‖ exceeds 10/(λ√n) + ‖α⁰‖ the fit stops, sets ``diverged_`` and warns with
+    :class:`RunawayWarning`.
     """
 
     needs_spectrum = True
 
-    def __init__(self, *, lam=1.0, solver="ccicp-gd", eps=None, max_outer=None, eta=0.02, rho=0.8,
-                 max_inner=10000, tau=None, init="zeros", random_state=None):
+    def __init__(self, *, lam=1.0, solver="ccicp-gd", eps=None, max_outer=None, eta=None, rho=None,
+                 max_inner=10000, split="eigen", tau=None, init="zeros", random_state=None):
         self.lam = lam
         self.solver = solver
         self.eps = eps
@@ -197,6 +135,7 @@ class IKLR(KernelClassifierMixin):
         self.eta = eta
         self.rho = rho
         self.max_inner = max_inner
+        self.split = split
         self.tau = tau
         self.init = init
         self.random_state = random_state
@@ -204,194 +143,165 @@ class IKLR(KernelClassifierMixin):
     # -- parameters -------------------------------------------------------------------------
     def _validated(self) -> dict:
         solver = check_choice("solver", self.solver, SOLVERS)
-        eps = self.eps if self.eps is not None else {"ccicp-gd": 1.0, "cccp-gd": 1e-4}[solver]
-        max_outer = self.max_outer if self.max_outer is not None else {"ccicp-gd": 20, "cccp-gd": 2000}[solver]
-        rho = check_positive("rho", self.rho)
-        if rho >= 1:
-            raise KreinbenchError(f"parameter rho must be in (0, 1), got {self.rho!r}")
-        return {
-            "lam": check_positive("lam", self.lam),
-            "solver": solver,
-            "eps": check_positive("eps", eps, allow_zero=True),
-            "max_outer": check_int("max_outer", max_outer, minimum=1),
-            "eta": check_positive("eta", self.eta),
-            "rho": rho,
-            "max_inner": check_int("max_inner", self.max_inner, minimum=1),
-            "tau": None if self.tau is None else check_positive("tau", self.tau, allow_zero=True),
-            "init": check_choice("init", self.init, INITS),
-        }
+        p = dict(SOLVERS[solver])
+        for name in ("eps", "max_outer", "eta", "rho"):
+            if getattr(self, name) is not None:
+                p[name] = getattr(self, name)
+        p["lam"] = check_positive("lam", self.lam)
+        if p["eps"] is not None:
+            p["eps"] = check_positive("eps", p["eps"], allow_zero=True)
+        p["max_outer"] = check_int("max_outer", p["max_outer"], minimum=1)
+        if p["eta"] is not None:
+            p["eta"] = check_positive("eta", p["eta"])
+            p["rho"] = check_positive("rho", p["rho"])
+            if p["rho"] >= 1:
+                raise KreinbenchError(f"parameter rho must be in (0, 1), got {p['rho']!r}")
+        p["max_inner"] = check_int("max_inner", self.max_inner, minimum=1)
+        p["split"] = check_choice("split", self.split, SPLITS)
+        p["tau"] = None if self.tau is None else check_positive("tau", self.tau, allow_zero=True)
+        p["init"] = check_choice("init", self.init, INITS)
+        p["solver"] = solver
+        return p
 
-    def _initial_alpha(self, n: int) -> np.ndarray:
-        if self.init == "zeros":
-            return np.zeros(n)
-        if self.init == "ones":
-            return np.ones(n)
-        if self.init == "minus_ones":
-            return -np.ones(n)
-        return np.random.default_rng(self.random_state).uniform(0.0, 1.0, size=n)
+    # -- decomposition ----------------------------------------------------------------------
+    @staticmethod
+    def _extreme_eigenvalues(K: np.ndarray, spectrum: Spectrum | None) -> tuple[float, float]:
+        """μ_min and μ_max: from a full cached spectrum, else by Lanczos (no n×n eigh)."""
+        if spectrum is not None and spectrum.eigenvalues.size == K.shape[0]:
+            return float(spectrum.eigenvalues[0]), float(spectrum.eigenvalues[-1])
+        if K.shape[0] <= 2:
+            mu = np.linalg.eigvalsh(K)
+            return float(mu[0]), float(mu[-1])
+        lo = scipy.sparse.linalg.eigsh(K, k=1, which="SA", return_eigenvectors=False)[0]
+        hi = scipy.sparse.linalg.eigsh(K, k=1, which="LA", return_eigenvectors=False)[0]
+        return float(lo), float(hi)
 
-    def _kminus(self, spectrum: Spectrum, tau: float):
-        """K₋ as a function v ↦ τv + V₋ diag(−μ₋) V₋ᵀ v (cost n·#negative, no n×n product)."""
+    @staticmethod
+    def _kminus(spectrum, split, tau):
+        """K₋ as a function v ↦ K₋v costing O(n·#negative), never an n×n product."""
+        if split == "shift":
+            return lambda v: tau * v
         mu_neg, V_neg = spectrum.negative_part()
         return lambda v: tau * v + V_neg @ (-mu_neg * (V_neg.T @ v))
-
-    def _default_tau(self, spectrum: Spectrum) -> float:
-        return max(-float(spectrum.eigenvalues[0]), 0.0) + spectrum.negative_tolerance()
 
     # -- fitting ----------------------------------------------------------------------------
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
         """Fit on the train kernel ``K`` (n, n) and labels ``y`` (two classes).
 
         ``spectrum`` is K's eigendecomposition if already computed (the pipeline passes the
-        cached one); otherwise it is computed here.
+        cached one); otherwise what the split needs is computed here.
         """
         p = self._validated()
         K, y_pm, self.classes_ = check_train_kernel(K, y)
-        if spectrum is None:
+        n = y_pm.size
+        if spectrum is None and p["split"] == "eigen":
             spectrum = eigendecompose(K)
-        elif spectrum.eigenvalues.size != K.shape[0]:
-            raise KreinbenchError(f"spectrum has {spectrum.eigenvalues.size} eigenvalues but K is {K.shape[0]} x {K.shape[0]}")
-        self.tau_ = self._default_tau(spectrum) if p["tau"] is None else p["tau"]
-        if self.tau_ < -float(spectrum.eigenvalues[0]):
-            raise KreinbenchError(
-                f"parameter tau={self.tau_!r} must be >= -mu_min = {-float(spectrum.eigenvalues[0])!r} "
-                "so that K+ and K- are positive semi-definite"
-            )
-        self._solve(K, y_pm, self._kminus(spectrum, self.tau_), p)
+        mu_min, mu_max = self._extreme_eigenvalues(K, spectrum)
+        norm_K = max(abs(mu_min), abs(mu_max))
+        margin = n * np.finfo(float).eps * norm_K
+        self.tau_ = max(-mu_min, 0.0) + margin if p["tau"] is None else p["tau"]
+        if self.tau_ < -mu_min - margin:
+            raise KreinbenchError(f"parameter tau={self.tau_!r} must be >= -mu_min = {-mu_min!r} so that "
+                                  "K+ and K- are positive semi-definite")
+        norm_kminus = self.tau_ - min(mu_min, 0.0) if p["split"] == "eigen" else self.tau_
+        self.theorem1_bound_ = p["lam"] * ((mu_max + self.tau_) - norm_kminus) - norm_K**2 / (4 * n)
+        if p["eps"] is None:  # MM'17: "compute ε" — the largest that Theorem 1 allows, halved
+            p["eps"] = 0.5 * self.theorem1_bound_ if self.theorem1_bound_ > 0 else MM17_FALLBACK_EPS
+        kminus = self._kminus(spectrum, p["split"], self.tau_)
+        # 1 / Lipschitz bound of one sample's gradient (‖K‖ ≤ max row sum): caps SGD steps.
+        row_sum = float(np.abs(K).sum(axis=1).max())
+        col_sq = float((K * K).sum(axis=0).max())
+        p["sgd_step_cap"] = 1.0 / (p["lam"] * (row_sum + self.tau_) + (col_sq + 1.0) / 4.0)
+        self._solve(K, y_pm, kminus, p)
+        residuals = [h["inner_residual"] for h in self.history_[1:] if np.isfinite(h["inner_residual"])]
+        self.theorem1_satisfied_ = bool(residuals) and max(residuals) < self.theorem1_bound_
         return self
 
-    def _full_gradient(self, loss: LogisticKernelLoss, lam: float, alpha, b):
+    def _initial_alpha(self, n: int, rng) -> np.ndarray:
+        if self.init == "zeros":
+            return np.zeros(n)
+        if self.init == "ones":
+            return np.ones(n)
+        if self.init == "minus_ones":
+            return -np.ones(n)
+        return rng.uniform(0.0, 1.0, size=n)
+
+    @staticmethod
+    def _objective_and_gradient_norm(loss: LogisticKernelLoss, lam: float, alpha, b):
         Ka = loss.K @ alpha
         g_alpha, g_b = loss.gradient(Ka, b)
         g_alpha = g_alpha + lam * Ka
         f = loss.value(Ka, b) + 0.5 * lam * float(alpha @ Ka)
         return f, float(np.sqrt(g_alpha @ g_alpha + g_b * g_b))
 
+    def _inner(self, sub, alpha, b, p, g0, rng, state):
+        kind = p["inner"]
+        if kind == "gd":
+            return iklr_inner.gd_decay(sub, alpha, b, eta=p["eta"], rho=p["rho"], eps=p["eps"],
+                                       max_inner=p["max_inner"], stop=p["stop"])
+        if kind == "sgd":
+            return iklr_inner.sgd(sub, alpha, b, eta=p["eta"], rho=p["rho"], eps=p["eps"], max_inner=p["max_inner"],
+                                  rng=rng, step_cap=p["sgd_step_cap"])
+        if kind == "lbfgs":
+            return iklr_inner.lbfgs(sub, alpha, b, gtol=p["eps"] * g0, max_inner=p["max_inner"])
+        alpha, b, F, t, state["step"] = iklr_inner.gd_exact(sub, alpha, b, gtol=p["eps"] * g0,
+                                                            max_inner=p["max_inner"], step0=state["step"])
+        return alpha, b, F, t
+
     def _solve(self, K, y, kminus, p) -> None:
         n = y.size
-        loss = LogisticKernelLoss(K, y)
         lam = p["lam"]
-        alpha0 = self._initial_alpha(n)
+        loss = LogisticKernelLoss(K, y)
+        rng = np.random.default_rng(self.random_state)
+        alpha0 = self._initial_alpha(n, rng)
         alpha, b = alpha0.copy(), 0.0
-        start = time.perf_counter()
-        last_log = start
-        f, g0 = self._full_gradient(loss, lam, alpha, b)
+        exact = p["solver"].startswith("cccp")
+        start = last_log = time.perf_counter()
+        f, g0 = self._objective_and_gradient_norm(loss, lam, alpha, b)
         g0 = max(g0, np.finfo(float).tiny)
         self.history_ = [{"iteration": 0, "objective": f, "grad_norm": g0, "alpha_norm": float(np.linalg.norm(alpha)),
-                          "inner_steps": 0, "elapsed": 0.0}]
-        runaway_radius = RUNAWAY_FACTOR / (lam * np.sqrt(n))
+                          "inner_steps": 0, "inner_residual": float("nan"), "elapsed": 0.0}]
+        # Stationary points lie within 1/(λ√n) of the origin on range(K); on null(K) every step
+        # keeps α⁰'s component.  So ‖α*‖ ≤ 1/(λ√n) + ‖α⁰‖ for every stationary point reachable.
+        runaway_radius = RUNAWAY_FACTOR / (lam * np.sqrt(n)) + float(np.linalg.norm(alpha0))
         self.diverged_ = False
-        step = 1.0
-        k = 0
+        state = {"step": 1.0}
         grad_norm = g0
+        k = 0
         while k < p["max_outer"]:
-            sub = _Subproblem(loss, lam, kminus, alpha)
-            if p["solver"] == "ccicp-gd":
-                alpha, b, _, t = _inner_gd_paper(sub, alpha, b, eta=p["eta"], rho=p["rho"], eps=p["eps"],
-                                                 max_inner=p["max_inner"])
-            else:
-                alpha, b, _, t, step = _inner_gd_exact(sub, alpha, b, gtol=p["eps"] * g0, max_inner=p["max_inner"],
-                                                       step0=step)
+            sub = iklr_inner.Subproblem(loss, lam, kminus, alpha)
+            previous = alpha
+            alpha, b, _, t = self._inner(sub, alpha, b, p, g0, rng, state)
             k += 1
-            f, grad_norm = self._full_gradient(loss, lam, alpha, b)
+            _, Ka = sub.value(alpha, b)
+            g_sub = sub.gradient(alpha, b, Ka)[0]
+            prev_norm = float(np.linalg.norm(previous))
+            residual = float(np.linalg.norm(g_sub)) / prev_norm if prev_norm > 0 else float("nan")
+            f, grad_norm = self._objective_and_gradient_norm(loss, lam, alpha, b)
             now = time.perf_counter()
             self.history_.append({"iteration": k, "objective": f, "grad_norm": grad_norm,
                                   "alpha_norm": float(np.linalg.norm(alpha)), "inner_steps": t,
-                                  "elapsed": now - start})
+                                  "inner_residual": residual, "elapsed": now - start})
             if now - last_log >= PROGRESS_INTERVAL:
                 log.info("IKLR %s outer %d: f = %.6g, |grad f| = %.3g, %.1f s", p["solver"], k, f, grad_norm, now - start)
                 last_log = now
-            if np.linalg.norm(alpha - alpha0) > runaway_radius:
+            if np.linalg.norm(alpha) > runaway_radius:
                 self.diverged_ = True
                 warnings.warn(
                     f"IKLR iterates ran away at outer iteration {k}: ||alpha|| = {np.linalg.norm(alpha):.3g} exceeds "
-                    f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) = {runaway_radius:.3g}, beyond any stationary point, and "
+                    f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {runaway_radius:.3g}, beyond any stationary point, and "
                     f"f = {f:.3g} is falling along a negative eigendirection of K. Try a larger lam or tau, "
                     "or fewer outer iterations.", RunawayWarning, stacklevel=3)
                 break
             # t == 0: the inner solve cannot decrease F_k in floating point any more.
-            if p["solver"] == "cccp-gd" and (grad_norm <= p["eps"] * g0 or t == 0):
+            if exact and (grad_norm <= p["eps"] * g0 or t == 0):
                 break
+            if p["solver"] == "ccicp-gd-mm17":
+                norm = float(np.linalg.norm(alpha))
+                if norm > 0 and np.linalg.norm(alpha - previous) / norm <= p["eps"]:
+                    break
         self.alpha_, self.intercept_, self.n_iter_ = alpha, float(b), k
         self.stationarity_ = grad_norm / g0
-        if not self.diverged_ and p["solver"] == "cccp-gd" and self.stationarity_ > p["eps"]:
-            warnings.warn(f"IKLR cccp-gd stopped at max_outer={p['max_outer']} with relative stationarity "
+        if not self.diverged_ and exact and self.stationarity_ > p["eps"]:
+            warnings.warn(f"IKLR {p['solver']} stopped after {k} outer iterations at relative stationarity "
                           f"{self.stationarity_:.3g} > eps={p['eps']:g}", ConvergenceWarning, stacklevel=3)
-
-    # -- prediction -------------------------------------------------------------------------
-    def decision_function(self, K_cross):
-        """Scores K_cross α + b for a cross-kernel of shape (n_test, n_train)."""
-        K_cross = check_cross_kernel(K_cross, self.alpha_.size)
-        return K_cross @ self.alpha_ + self.intercept_
-
-    def predict_proba(self, K_cross):
-        """Class probabilities, columns ordered as ``classes_`` (IKLR's p(z) = σ(K_z α + b))."""
-        p1 = expit(self.decision_function(K_cross))
-        return np.column_stack([1.0 - p1, p1])
-
-
-class KLR(IKLR):
-    """Kernel logistic regression on a PSD kernel: the convex special case of :class:`IKLR`.
-
-    The objective is the same f(α, b); with K ⪰ 0 it is convex and is minimized by Newton's
-    method (:func:`kreinbench.methods.newton.klr_newton`) to relative stationarity ``tol``.
-    No eigendecomposition is needed.
-    """
-
-    needs_spectrum = False
-
-    def __init__(self, *, lam=1.0, tol=1e-10, max_iter=100):
-        self.lam = lam
-        self.tol = tol
-        self.max_iter = max_iter
-
-    def fit(self, K, y, *, spectrum: Spectrum | None = None):
-        lam = check_positive("lam", self.lam)
-        tol = check_positive("tol", self.tol)
-        max_iter = check_int("max_iter", self.max_iter, minimum=1)
-        K, y_pm, self.classes_ = check_train_kernel(K, y)
-        self.alpha_, b, self.history_, self.stationarity_ = klr_newton(K, y_pm, lam, tol=tol, max_iter=max_iter)
-        self.intercept_ = float(b)
-        self.n_iter_ = len(self.history_) - 1
-        self.diverged_ = False
-        if self.stationarity_ > 1e-6:
-            warnings.warn(f"KLR Newton stopped after {self.n_iter_} iterations at relative stationarity "
-                          f"{self.stationarity_:.3g}", ConvergenceWarning, stacklevel=2)
-        return self
-
-
-class SpectrumKLR(KLR):
-    """KLR on a spectrum-modified train kernel: Flip (|μ|), Clip (max(μ, 0)) or Shift (μ − μ_min).
-
-    ``test_kernel`` says how the test cross-kernel is treated:
-    ``"original"`` (default) uses it unchanged; ``"projected"`` maps it through the training
-    eigenvectors, K_cross V diag(t(μ)/μ) Vᵀ, i.e. it applies to test points the same change of
-    spectrum as to training points (eigenvalues with |μ| at round-off level are dropped).
-    """
-
-    needs_spectrum = True
-
-    def __init__(self, *, transform="flip", lam=1.0, test_kernel="original", tol=1e-10, max_iter=100):
-        super().__init__(lam=lam, tol=tol, max_iter=max_iter)
-        self.transform = transform
-        self.test_kernel = test_kernel
-
-    def fit(self, K, y, *, spectrum: Spectrum | None = None):
-        check_choice("transform", self.transform, {"flip", "clip", "shift"})
-        check_choice("test_kernel", self.test_kernel, {"original", "projected"})
-        K = np.asarray(K, dtype=float)
-        if spectrum is None:
-            spectrum = eigendecompose(K)
-        super().fit(transformed_kernel(spectrum, self.transform), y)
-        if self.test_kernel == "projected":
-            mu = spectrum.eigenvalues
-            keep = np.abs(mu) > spectrum.negative_tolerance()
-            V = spectrum.eigenvectors[:, keep]
-            ratio = TRANSFORMS[self.transform](mu)[keep] / mu[keep]
-            self._test_map = V @ (ratio * (V.T @ self.alpha_))
-        return self
-
-    def decision_function(self, K_cross):
-        K_cross = check_cross_kernel(K_cross, self.alpha_.size)
-        coef = self._test_map if self.test_kernel == "projected" else self.alpha_
-        return K_cross @ coef + self.intercept_

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
+from kreinbench.methods.base import KernelClassifierMixin, check_cross_kernel
+
 # Armijo sufficient-decrease constant of every line search on these objectives.
 ARMIJO = 1e-4
 
@@ -37,3 +39,17 @@ class LogisticKernelLoss:
     def gradient(self, Ka: np.ndarray, b: float) -> tuple[np.ndarray, float]:
         w = self.weights(Ka, b)
         return -(self.K @ w), -float(w.sum())
+
+
+class KernelLogisticMixin(KernelClassifierMixin):
+    """Scores K_cross α + b and probabilities σ(K_cross α + b) of a fitted kernel logistic model."""
+
+    def decision_function(self, K_cross):
+        """Scores for a cross-kernel of shape (n_test, n_train)."""
+        K_cross = check_cross_kernel(K_cross, self.alpha_.size)
+        return K_cross @ self.alpha_ + self.intercept_
+
+    def predict_proba(self, K_cross):
+        """Class probabilities, columns ordered as ``classes_`` (IKLR's p(z) = σ(K_z α + b))."""
+        p1 = expit(self.decision_function(K_cross))
+        return np.column_stack([1.0 - p1, p1])
