@@ -2,9 +2,23 @@
 
 from kreinbench.methods.base import ConvergenceWarning, RunawayWarning
 from kreinbench.methods.iklr import IKLR
+from kreinbench.methods.indefinite_svm import IndefiniteSVM
 from kreinbench.methods.klr import KLR, SpectrumKLR
+from kreinbench.methods.svm import KSVM, SVM
+from kreinbench.methods.tdcasvm import TDCASVM
 
 # Estimator classes by the name a config's ``estimator:`` key uses.
-ESTIMATORS = {"IKLR": IKLR, "KLR": KLR, "SpectrumKLR": SpectrumKLR}
+ESTIMATORS = {
+    "IKLR": IKLR,
+    "KLR": KLR,
+    "SpectrumKLR": SpectrumKLR,
+    "SVM": SVM,
+    "KSVM": KSVM,
+    "TDCASVM": TDCASVM,
+    "IndefiniteSVM": IndefiniteSVM,
+}
 
-__all__ = ["ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "ConvergenceWarning", "RunawayWarning"]
+__all__ = [
+    "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM",
+    "ConvergenceWarning", "RunawayWarning",
+]

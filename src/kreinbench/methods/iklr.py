@@ -10,8 +10,9 @@ Positive decomposition f = g − h, g = L + (λ/2)αᵀK₊α, h = (λ/2)αᵀK�
   eigenpairs (μ₋, V₋), K₊ = K + K₋ — the paper's two diagonal matrices in the eigenbasis, written
   so that only the negative eigenpairs are needed; τ > −μ_min is not even required for PSD-ness
   (τ ≥ 0 is), but is kept as the paper's default.
-- ``split="shift"`` (beyond the paper): K₋ = τI, K₊ = K + τI with τ ≥ −μ_min; needs only λ_min
-  (Lanczos), and has the same stationary points (MM'17 §4.3: the split changes only the rate).
+- ``split="shift"`` (beyond the paper): K₋ = τI, K₊ = K + τI with τ ≥ −μ_min; needs only the
+  eigenvalues (no eigenvectors), and has the same stationary points (MM'17 §4.3: the split
+  changes only the rate).
 
 Each outer step minimizes the convex majorizer F_k (see :mod:`kreinbench.methods.iklr_inner`),
 which touches f at α_k, so every decrease of F_k is a decrease of f.
@@ -24,7 +25,7 @@ import time
 import warnings
 
 import numpy as np
-import scipy.sparse.linalg
+import scipy.linalg
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import iklr_inner
@@ -103,6 +104,8 @@ class IKLR(KernelLogisticMixin):
         ``alpha_norm``, ``inner_steps``, ``inner_residual`` (‖∇_α F_k(α_{k+1})‖ / ‖α_k‖, the ε of
         TNNLS eq. (13) this step achieved), ``elapsed`` seconds.
     n_iter_ : int
+    n_matvecs_ : int
+        Products with the n×n kernel the solver made (the cost unit; spectral work excluded).
     stationarity_ : float
         ‖∇f(α, b)‖ / ‖∇f(α⁰, b⁰)‖ at the returned point.
     diverged_ : bool
@@ -166,15 +169,16 @@ class IKLR(KernelLogisticMixin):
     # -- decomposition ----------------------------------------------------------------------
     @staticmethod
     def _extreme_eigenvalues(K: np.ndarray, spectrum: Spectrum | None) -> tuple[float, float]:
-        """μ_min and μ_max: from a full cached spectrum, else by Lanczos (no n×n eigh)."""
+        """μ_min and μ_max: from a full cached spectrum, else from the eigenvalues alone.
+
+        Not by Lanczos: TL1 spectra cluster near zero and ``eigsh(which="SA")`` needed 49 s at
+        n = 1000 where LAPACK's eigenvalues-only path (tridiagonalization, no eigenvectors) takes
+        0.1 s (benchmarks/bench_iklr.py).
+        """
         if spectrum is not None and spectrum.eigenvalues.size == K.shape[0]:
             return float(spectrum.eigenvalues[0]), float(spectrum.eigenvalues[-1])
-        if K.shape[0] <= 2:
-            mu = np.linalg.eigvalsh(K)
-            return float(mu[0]), float(mu[-1])
-        lo = scipy.sparse.linalg.eigsh(K, k=1, which="SA", return_eigenvectors=False)[0]
-        hi = scipy.sparse.linalg.eigsh(K, k=1, which="LA", return_eigenvectors=False)[0]
-        return float(lo), float(hi)
+        mu = scipy.linalg.eigvalsh(K)
+        return float(mu[0]), float(mu[-1])
 
     @staticmethod
     def _kminus(spectrum, split, tau):
@@ -267,6 +271,7 @@ class IKLR(KernelLogisticMixin):
         self.diverged_ = False
         state = {"step": 1.0}
         grad_norm = g0
+        matvecs = 2  # the gradient at α⁰
         k = 0
         while k < p["max_outer"]:
             sub = iklr_inner.Subproblem(loss, lam, kminus, alpha)
@@ -275,6 +280,7 @@ class IKLR(KernelLogisticMixin):
             k += 1
             _, Ka = sub.value(alpha, b)
             g_sub = sub.gradient(alpha, b, Ka)[0]
+            matvecs += sub.matvecs + 2  # + the full gradient below
             prev_norm = float(np.linalg.norm(previous))
             residual = float(np.linalg.norm(g_sub)) / prev_norm if prev_norm > 0 else float("nan")
             f, grad_norm = self._objective_and_gradient_norm(loss, lam, alpha, b)
@@ -300,7 +306,7 @@ class IKLR(KernelLogisticMixin):
                 norm = float(np.linalg.norm(alpha))
                 if norm > 0 and np.linalg.norm(alpha - previous) / norm <= p["eps"]:
                     break
-        self.alpha_, self.intercept_, self.n_iter_ = alpha, float(b), k
+        self.alpha_, self.intercept_, self.n_iter_, self.n_matvecs_ = alpha, float(b), k, matvecs
         self.stationarity_ = grad_norm / g0
         if not self.diverged_ and exact and self.stationarity_ > p["eps"]:
             warnings.warn(f"IKLR {p['solver']} stopped after {k} outer iterations at relative stationarity "

@@ -13,10 +13,13 @@ from kreinbench import cache
 from kreinbench.atomic import write_text_atomic
 from kreinbench.data.split import read_split
 from kreinbench.methods import ESTIMATORS
+from kreinbench.plan import spectrum_kind
 from kreinbench.selection import cross_validate
-from kreinbench.spectrum import Spectrum
 
 log = logging.getLogger(__name__)
+
+# Fitted attributes (without the trailing underscore) recorded when an estimator has them.
+DIAGNOSTICS = ("n_iter", "n_matvecs", "stationarity", "tau", "theorem1_bound", "theorem1_satisfied", "rank_F")
 
 
 def _json_default(value):
@@ -50,10 +53,10 @@ def fit(snakemake) -> None:
 
     best = selection.best_instance
     fit_kwargs = {}
-    if estimator_cls.needs_spectrum:
+    kind = spectrum_kind(estimator_cls, fixed)
+    if kind is not None:
         spectra = {p.rsplit("/", 1)[1].removesuffix(".h5"): p for p in snakemake.input.spectra}
-        mu, V, _ = cache.read_spectrum(spectra[best], {"instance": best})
-        fit_kwargs["spectrum"] = Spectrum(eigenvalues=mu, eigenvectors=V)
+        fit_kwargs["spectrum"] = cache.read_spectrum_object(spectra[best], {"instance": best}, kind)
 
     estimator = make(selection.best_params)
     features = (split.X_train,) if estimator_cls.needs_features else ()
@@ -91,8 +94,7 @@ def fit(snakemake) -> None:
         "cv_folds": snakemake.params.cv_folds,
         "cv_scores": selection.scores,
         "cv_warnings": selection.n_warnings,
-        "n_iter": getattr(estimator, "n_iter_", None),
-        "stationarity": getattr(estimator, "stationarity_", None),
+        **{name: getattr(estimator, f"{name}_", None) for name in DIAGNOSTICS},
         "diverged": bool(getattr(estimator, "diverged_", False)),
         "warnings": [f"{w.category.__name__}: {w.message}" for w in caught],
         "history": estimator.history_,

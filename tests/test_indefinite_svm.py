@@ -1,0 +1,144 @@
+import numpy as np
+import pytest
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods.indefinite_svm import IndefiniteSVM, ProxyObjective
+
+
+def ying_problem(n, seed):
+    """Ying et al.'s construction: Gaussian kernel minus 0.1 (E + Eᵀ)/2 with E standard normal."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = np.where(X[:, 0] + 0.7 * rng.normal(size=n) > 0, 1.0, -1.0)
+    K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 4.0)
+    E = rng.normal(size=(n, n))
+    K0 = K - 0.1 * (E + E.T) / 2
+    assert np.linalg.eigvalsh(K0)[0] < 0
+    return K0, y
+
+
+def f_by_definition(K0, y, rho, alpha):
+    """f(α) = L(α, K(α)) with K(α) = (K₀ + Yααᵀ Y/(4ρ))₊ formed explicitly (Ying eqs. (3), (4))."""
+    v = y * alpha
+    mu, U = np.linalg.eigh(K0 + np.outer(v, v) / (4 * rho))
+    Kp = (U * np.maximum(mu, 0)) @ U.T
+    return alpha.sum() - 0.5 * v @ Kp @ v + rho * np.sum((Kp - K0) ** 2), 1 - y * (Kp @ v)
+
+
+def project(v, y, C):
+    """Projection onto Q₁ by bisection on the multiplier (independent of kreinbench's)."""
+    lo, hi = -np.abs(v).max() - C - 1, np.abs(v).max() + C + 1
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if y @ np.clip(v - mid * y, 0, C) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return np.clip(v - (lo + hi) / 2 * y, 0, C)
+
+
+def reference_maximum(K0, y, C, rho, iters=4000):
+    """FISTA with adaptive restart on −f, using f_by_definition; returns max f."""
+    n = y.size
+    L = max(np.linalg.eigvalsh(K0)[-1], 0) + n * C * C / rho
+    x = z = np.zeros(n)
+    t, best = 1.0, -np.inf
+    f_prev = -np.inf
+    for _ in range(iters):
+        _, g = f_by_definition(K0, y, rho, z)
+        x_new = project(z + g / L, y, C)
+        f_new, _ = f_by_definition(K0, y, rho, x_new)
+        best = max(best, f_new)
+        if f_new < f_prev:  # restart the momentum
+            t, z = 1.0, x
+            continue
+        t_new = (1 + np.sqrt(1 + 4 * t * t)) / 2
+        z = x_new + (t - 1) / t_new * (x_new - x)
+        x, t, f_prev = x_new, t_new, f_new
+    return best
+
+
+def test_objective_and_gradient_match_the_definition_and_finite_differences():
+    K0, y = ying_problem(30, seed=1)
+    rho = 0.7
+    obj = ProxyObjective(K0, y, rho)
+    alpha = project(np.random.default_rng(2).uniform(0, 1.5, 30), y, 1.5)
+    f, g = obj.value_and_gradient(alpha)
+    f_ref, g_ref = f_by_definition(K0, y, rho, alpha)
+    assert f == pytest.approx(f_ref, rel=1e-11)
+    np.testing.assert_allclose(g, g_ref, atol=1e-10)
+    d = np.random.default_rng(3).normal(size=30)
+    h = 1e-5
+    fd = (obj.value_and_gradient(alpha + h * d)[0] - obj.value_and_gradient(alpha - h * d)[0]) / (2 * h)
+    assert fd == pytest.approx(g @ d, rel=1e-6)
+
+
+def test_spgm_and_smm_reach_the_independent_maximum():
+    K0, y = ying_problem(40, seed=0)
+    C, rho = 1.0, 1.0
+    smm = IndefiniteSVM(solver="smm", C=C, rho=rho, tol=1e-12, max_iter=20000).fit(K0, y)
+    spgm = IndefiniteSVM(solver="spgm", C=C, rho=rho, tol=1e-12, max_iter=20000).fit(K0, y)
+    f_ref = reference_maximum(K0, y, C, rho)
+    assert abs(smm.objective_ - spgm.objective_) <= 1e-6 * abs(f_ref)
+    assert abs(smm.objective_ - f_ref) <= 1e-6 * abs(f_ref)
+    assert smm.objective_ == pytest.approx(f_by_definition(K0, y, rho, smm.alpha_)[0], rel=1e-12)
+    for est in (smm, spgm):
+        assert abs(y @ est.alpha_) <= 1e-10
+        assert est.alpha_.min() >= -1e-10 and est.alpha_.max() <= C + 1e-10
+        assert est.stationarity_ < 1e-3
+    # SMM needs fewer iterations than SPGM (Ying Fig. 1), and SPGM's f never decreases (Theorem 3).
+    assert smm.n_iter_ < spgm.n_iter_
+    f_spgm = np.array([row["objective"] for row in spgm.history_])
+    assert np.all(np.diff(f_spgm) >= -1e-12 * np.abs(f_spgm[1:]))
+
+
+def test_proxy_test_kernel_reproduces_the_proxy_svm_on_training_points():
+    K0, y = ying_problem(40, seed=4)
+    rho = 0.5
+    est = IndefiniteSVM(C=1.0, rho=rho, test_kernel="proxy").fit(K0, y)
+    v = y * est.alpha_
+    mu, U = np.linalg.eigh(K0 + np.outer(v, v) / (4 * rho))
+    Kp = (U * np.maximum(mu, 0)) @ U.T
+    np.testing.assert_allclose(est.decision_function(K0), Kp @ v + est.intercept_, atol=1e-8)
+    original = IndefiniteSVM(C=1.0, rho=rho).fit(K0, y)
+    np.testing.assert_allclose(original.decision_function(K0), K0 @ v + est.intercept_, atol=1e-12)
+
+
+def test_parameters_are_validated():
+    K0, y = ying_problem(20, seed=5)
+    with pytest.raises(KreinbenchError, match="parameter rho"):
+        IndefiniteSVM(rho=0.0).fit(K0, y)
+    with pytest.raises(KreinbenchError, match="parameter solver"):
+        IndefiniteSVM(solver="accpm").fit(K0, y)
+    with pytest.raises(KreinbenchError, match="parameter test_kernel"):
+        IndefiniteSVM(test_kernel="luss").fit(K0, y)
+
+
+def test_rank_one_update_matches_a_dense_eigendecomposition():
+    from kreinbench.methods.indefinite_svm import RankOneNegativePart
+    from kreinbench.spectrum import eigendecompose
+    K0, y = ying_problem(60, seed=6)
+    spectrum = eigendecompose(K0)
+    update = RankOneNegativePart(spectrum)
+    rng = np.random.default_rng(7)
+    # A generic v, a v with components deflated (an eigenvector of K₀), and v = 0.
+    for v in (rng.normal(scale=3.0, size=60), spectrum.eigenvectors[:, 5] + spectrum.eigenvectors[:, -1], np.zeros(60)):
+        M = K0 + 0.3 * np.outer(v, v)
+        mu, U = np.linalg.eigh(M)
+        neg = mu < 0
+        Mneg_v, sum_sq = update(v, 0.3)
+        np.testing.assert_allclose(Mneg_v, U[:, neg] @ (mu[neg] * (U[:, neg].T @ v)), atol=1e-11 * np.abs(M).max())
+        assert sum_sq == pytest.approx(np.sum(mu[neg] ** 2), rel=1e-12)
+
+
+def test_rank_one_falls_back_on_tied_eigenvalues_and_solvers_agree():
+    K0, y = ying_problem(40, seed=8)
+    mu, U = np.linalg.eigh(K0)
+    mu[3] = mu[2]  # an exact tie among the negative eigenvalues
+    K_tied = (U * mu) @ U.T
+    K_tied = (K_tied + K_tied.T) / 2
+    fast = IndefiniteSVM(C=1.0, rho=0.5, tol=1e-9, eigensolver="rank-one").fit(K_tied, y)
+    dense = IndefiniteSVM(C=1.0, rho=0.5, tol=1e-9, eigensolver="eigh").fit(K_tied, y)
+    assert fast.n_eigh_fallbacks_ > 0
+    assert fast.objective_ == pytest.approx(dense.objective_, rel=1e-10)
+    np.testing.assert_allclose(fast.alpha_, dense.alpha_, atol=1e-8)
