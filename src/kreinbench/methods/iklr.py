@@ -212,10 +212,12 @@ class IKLR(KernelLogisticMixin):
         if p["eps"] is None:  # MM'17: "compute ε" — the largest that Theorem 1 allows, halved
             p["eps"] = 0.5 * self.theorem1_bound_ if self.theorem1_bound_ > 0 else MM17_FALLBACK_EPS
         kminus = self._kminus(spectrum, p["split"], self.tau_)
-        # 1 / Lipschitz bound of one sample's gradient (‖K‖ ≤ max row sum): caps SGD steps.
-        row_sum = float(np.abs(K).sum(axis=1).max())
-        col_sq = float((K * K).sum(axis=0).max())
-        p["sgd_step_cap"] = 1.0 / (p["lam"] * (row_sum + self.tau_) + (col_sq + 1.0) / 4.0)
+        # Curvature bounds of F_k over (α, b): λ‖K₊‖ from the quadratic, ‖[K 1]‖²/(4n) from the
+        # loss (logistic weights ≤ 1/4), and per sample ‖[K_j 1]‖²/4 for one-column SGD steps.
+        # A step 1/L always passes the Armijo test, so GD needs no backtracking below it.
+        quad = p["lam"] * (mu_max + self.tau_)
+        p["gd_step_cap"] = 1.0 / (quad + (norm_K**2 + n) / (4 * n))
+        p["sgd_step_cap"] = 1.0 / (quad + (float((K * K).sum(axis=0).max()) + 1.0) / 4.0)
         self._solve(K, y_pm, kminus, p)
         residuals = [h["inner_residual"] for h in self.history_[1:] if np.isfinite(h["inner_residual"])]
         self.theorem1_satisfied_ = bool(residuals) and max(residuals) < self.theorem1_bound_
@@ -242,7 +244,7 @@ class IKLR(KernelLogisticMixin):
         kind = p["inner"]
         if kind == "gd":
             return iklr_inner.gd_decay(sub, alpha, b, eta=p["eta"], rho=p["rho"], eps=p["eps"],
-                                       max_inner=p["max_inner"], stop=p["stop"])
+                                       max_inner=p["max_inner"], stop=p["stop"], step_cap=p["gd_step_cap"])
         if kind == "sgd":
             return iklr_inner.sgd(sub, alpha, b, eta=p["eta"], rho=p["rho"], eps=p["eps"], max_inner=p["max_inner"],
                                   rng=rng, step_cap=p["sgd_step_cap"])

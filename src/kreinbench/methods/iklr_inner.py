@@ -52,19 +52,20 @@ class Subproblem:
         return g_alpha, -float(weight)
 
 
-def gd_decay(sub: Subproblem, alpha, b, *, eta, rho, eps, max_inner, stop):
+def gd_decay(sub: Subproblem, alpha, b, *, eta, rho, eps, max_inner, stop, step_cap):
     """Algorithm 1's inner loop: GD with step η ρ^t.
 
     ``stop="objective"`` (TNNLS): stop when |F(α^(t+1)) − F(α^(t))| ≤ ε.
     ``stop="gradient"`` (MM'17): stop when ‖∇F(α^(t))‖ ≤ ε‖α^(t)‖.
 
     The paper's fixed schedule diverges whenever η·λ‖K₊‖ > 2 (TL1 kernels have ‖K‖ in the
-    thousands), so each step is safeguarded: a step that fails the Armijo condition is shrunk by
-    ρ until it passes.  Where the schedule is stable the safeguard never triggers and the
-    iterates are exactly the paper's.
+    thousands), so the first step is min(η, ``step_cap``) with ``step_cap`` = 1/L for a bound L
+    on F_k's curvature, and every step is safeguarded: one that fails the Armijo condition is
+    shrunk by ρ until it passes.  Where η ≤ 1/L neither device acts and the iterates are exactly
+    the paper's.
     """
     F, Ka = sub.value(alpha, b)
-    step = eta
+    step = min(eta, step_cap)
     t = 0
     while t < max_inner:
         g_alpha, g_b = sub.gradient(alpha, b, Ka)
