@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/snakemake --cores $(CORES)
+	$(VENV)/bin/snakemake --profile workflow/profiles/default --cores $(CORES)
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest

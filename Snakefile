@@ -16,6 +16,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/kernels.smk"
 include: "workflow/rules/fit.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/paper_iklr.smk"
 
 
 rule all:

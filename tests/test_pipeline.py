@@ -23,6 +23,9 @@ TINY_CONFIG = {
                      "grid": {"lam": [0.01, 1.0]}},
         "ccicp-gd": {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd"},
                      "grid": {"lam": [0.1, 1.0]}},
+        # Estimators that take a lambda_min spectrum and the feature matrices.
+        "tdcasvm": {"estimator": "TDCASVM", "kernel": "tl1", "grid": {"C": [1.0]}},
+        "dank": {"estimator": "DANK", "kernel": "rbf", "params": {"max_iter": 200}, "grid": {"C": [1.0]}},
     },
     "figures": {"convergence": {"dataset": "monk-2", "methods": ["ccicp-gd"]}},
 }
@@ -52,7 +55,7 @@ def finished(workdir):
 def test_table_holds_accuracies_for_every_dataset_and_method(finished):
     table = pd.read_csv(finished / "results/tables/accuracy.csv", index_col=0)
     assert set(table.index) == {"blobs", "monk-2"}
-    assert list(table.columns) == ["KLR (RBF)", "flip-klr", "ccicp-gd"]
+    assert list(table.columns) == ["KLR (RBF)", "flip-klr", "ccicp-gd", "tdcasvm", "dank"]
     means = table.map(lambda cell: float(cell.split("±")[0]))
     assert ((means > 0.5) & (means <= 1.0)).all().all()
     assert "±" in (finished / "results/tables/accuracy.md").read_text()
@@ -60,7 +63,7 @@ def test_table_holds_accuracies_for_every_dataset_and_method(finished):
 
 def test_tidy_records_have_one_row_per_run_and_iteration(finished):
     runs = pd.read_csv(finished / "results/records/runs.csv")
-    assert len(runs) == 2 * 3 * 2
+    assert len(runs) == len(TINY_CONFIG["datasets"]) * len(TINY_CONFIG["methods"]) * TINY_CONFIG["repetitions"]
     assert runs["accuracy"].between(0, 1).all() and (runs["train_time"] > 0).all()
     history = pd.read_csv(finished / "results/records/history.csv")
     iklr = history[(history["method"] == "ccicp-gd") & (history["dataset"] == "monk-2") & (history["rep"] == 1)]
@@ -96,3 +99,10 @@ def test_unknown_dataset_in_config_is_a_clear_error(tmp_path):
     result = snakemake(tmp_path, "-n")
     assert result.returncode != 0
     assert "unknown dataset 'sonnar'" in result.stdout + result.stderr
+
+
+def test_schema_lists_exactly_the_registered_estimators():
+    from kreinbench.methods import ESTIMATORS
+    schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    method = schema["properties"]["methods"]["additionalProperties"]
+    assert method["properties"]["estimator"]["enum"] == list(ESTIMATORS)

@@ -1,9 +1,11 @@
 """HDF5 caches of kernel matrices and their spectra, written atomically and checked on read.
 
-A kernel file holds ``K_train`` (n x n) and ``K_test`` (n_test x n_train); a spectrum file holds
-``eigenvalues`` (ascending) and ``eigenvectors`` (columns) of the train kernel.  Both carry as
-attributes what produced them (kernel parameters, hash of the input file, package version), and
-readers refuse a file whose attributes differ from what the caller expects.
+A kernel file holds ``K_train`` (n x n) and ``K_test`` (n_test x n_train), chunked and optionally
+compressed; a spectrum file holds ``eigenvalues`` (ascending) and, unless its ``kind`` is
+``"eigenvalues"`` or ``"lambda_min"``, ``eigenvectors`` (columns) of the train kernel (see :mod:`kreinbench.spectrum`
+for the kinds).  Both carry as attributes what produced them (kernel parameters, hash of the input
+file, package version, shapes, dtype), and readers refuse a file whose attributes differ from what
+the caller expects.
 """
 
 from __future__ import annotations
@@ -18,18 +20,24 @@ import numpy as np
 from kreinbench import __version__
 from kreinbench.atomic import atomic_path
 from kreinbench.errors import CacheMismatchError
+from kreinbench.spectrum import COVERS, Spectrum
+
+COMPRESSIONS = (None, "gzip", "lzf")
 
 
 def _encode(value: Any) -> Any:
     return json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value
 
 
-def _write(path: str | Path, arrays: dict[str, np.ndarray], attrs: dict[str, Any]) -> None:
+def _write(path: str | Path, arrays: dict[str, np.ndarray], attrs: dict[str, Any], compression: str | None = None) -> None:
+    if compression not in COMPRESSIONS:
+        raise CacheMismatchError(f"compression={compression!r} is not one of {list(COMPRESSIONS)}")
     with atomic_path(path) as tmp:
         with h5py.File(tmp, "w") as h5:
             for name, array in arrays.items():
-                chunks = True if array.ndim == 2 and array.size > 1 else None
-                h5.create_dataset(name, data=array, chunks=chunks)
+                chunked = array.ndim == 2 and array.size > 1
+                h5.create_dataset(name, data=array, chunks=True if chunked else None,
+                                  compression=compression if chunked else None)
             for key, value in attrs.items():
                 h5.attrs[key] = _encode(value)
             h5.attrs["kreinbench_version"] = __version__
@@ -52,30 +60,71 @@ def _read(path: str | Path, names: tuple[str, ...], expected: dict[str, Any]) ->
     return arrays, attrs
 
 
-def write_kernel(path: str | Path, K_train: np.ndarray, K_test: np.ndarray, attrs: dict[str, Any]) -> None:
-    """Write a kernel cache file."""
+def write_kernel(path: str | Path, K_train: np.ndarray, K_test: np.ndarray, attrs: dict[str, Any],
+                 compression: str | None = None) -> None:
+    """Write a kernel cache file (``compression``: None, ``"gzip"`` or ``"lzf"``)."""
     if K_train.ndim != 2 or K_train.shape[0] != K_train.shape[1]:
         raise CacheMismatchError(f"train kernel for {str(path)!r} is not square: shape {K_train.shape}")
     if K_test.shape[1] != K_train.shape[0]:
         raise CacheMismatchError(
             f"test kernel for {str(path)!r} has {K_test.shape[1]} columns, train kernel has {K_train.shape[0]} rows"
         )
+    if K_test.dtype != K_train.dtype:
+        raise CacheMismatchError(f"train and test kernels for {str(path)!r} differ in dtype ({K_train.dtype} vs {K_test.dtype})")
     _write(path, {"K_train": K_train, "K_test": K_test},
-           {**attrs, "shape_train": K_train.shape, "shape_test": K_test.shape, "dtype": str(K_train.dtype)})
+           {**attrs, "shape_train": K_train.shape, "shape_test": K_test.shape, "dtype": str(K_train.dtype)},
+           compression)
 
 
 def read_kernel(path: str | Path, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
     """Read ``K_train`` and ``K_test``, checking ``expected`` attributes first."""
     arrays, attrs = _read(path, ("K_train", "K_test"), expected or {})
-    return arrays["K_train"], arrays["K_test"], attrs
+    K_train, K_test = arrays["K_train"], arrays["K_test"]
+    stored = (tuple(attrs.get("shape_train", ())), tuple(attrs.get("shape_test", ())), attrs.get("dtype"))
+    if stored != (K_train.shape, K_test.shape, str(K_train.dtype)):
+        raise CacheMismatchError(
+            f"HDF5 file {str(path)!r} holds kernels of shapes {K_train.shape}, {K_test.shape} ({K_train.dtype}) "
+            f"but its attributes say {stored}; it is corrupt, delete it"
+        )
+    return K_train, K_test, attrs
 
 
-def write_spectrum(path: str | Path, eigenvalues: np.ndarray, eigenvectors: np.ndarray, attrs: dict[str, Any]) -> None:
-    """Write a spectrum cache file (eigenvalues ascending)."""
-    _write(path, {"eigenvalues": eigenvalues, "eigenvectors": eigenvectors}, attrs)
+def write_spectrum(path: str | Path, eigenvalues: np.ndarray, eigenvectors: np.ndarray | None, attrs: dict[str, Any]) -> None:
+    """Write a spectrum cache file (eigenvalues ascending; ``eigenvectors`` None for eigenvalues only)."""
+    arrays = {"eigenvalues": eigenvalues}
+    if eigenvectors is not None:
+        arrays["eigenvectors"] = eigenvectors
+    _write(path, arrays, attrs)
 
 
-def read_spectrum(path: str | Path, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Read ``eigenvalues`` and ``eigenvectors``, checking ``expected`` attributes first."""
-    arrays, attrs = _read(path, ("eigenvalues", "eigenvectors"), expected or {})
-    return arrays["eigenvalues"], arrays["eigenvectors"], attrs
+def read_spectrum(path: str | Path, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray | None, dict]:
+    """Read ``eigenvalues`` and ``eigenvectors`` (None if the file has none), checking ``expected`` attributes first."""
+    arrays, attrs = _read(path, ("eigenvalues",), expected or {})
+    if attrs.get("kind", "full") in ("eigenvalues", "lambda_min"):
+        return arrays["eigenvalues"], None, attrs
+    vectors, _ = _read(path, ("eigenvectors",), {})
+    return arrays["eigenvalues"], vectors["eigenvectors"], attrs
+
+
+def write_spectrum_object(path: str | Path, spectrum: Spectrum, attrs: dict[str, Any]) -> None:
+    """Write a :class:`~kreinbench.spectrum.Spectrum` of any kind with its summary as attributes."""
+    write_spectrum(path, spectrum.eigenvalues, spectrum.eigenvectors, {
+        **attrs, **spectrum.summary(), "kind": spectrum.kind, "dimension": spectrum.dimension,
+        "trace": spectrum.trace,
+    })
+
+
+def read_spectrum_object(path: str | Path, expected: dict[str, Any] | None = None, kind: str = "full") -> Spectrum:
+    """Read a spectrum file as the ``kind`` spectrum a method needs, refusing a file that cannot serve it."""
+    mu, V, attrs = read_spectrum(path, expected)
+    stored = attrs.get("kind", "full")
+    if kind not in COVERS.get(stored, ()):
+        raise CacheMismatchError(
+            f"HDF5 file {str(path)!r} holds a {stored!r} spectrum, but a {kind!r} spectrum was asked for; "
+            "delete it or rerun the spectrum stage"
+        )
+    if stored == "full":
+        return Spectrum(eigenvalues=mu, eigenvectors=V).restrict(kind)
+    spectrum = Spectrum(eigenvalues=mu, eigenvectors=V, kind=stored, dimension=int(attrs["dimension"]),
+                        mu_max=float(attrs["mu_max"]), trace=float(attrs["trace"]))
+    return spectrum.restrict(kind)

@@ -1,7 +1,9 @@
 import kreinbench.plan as plan
-from kreinbench.data.registry import dataset_entry
+from kreinbench.resources import JobResources
 
 plan.check_config(config)
+# mem_mb, runtime (minutes) and threads of every job from its size (kreinbench.resources).
+job_resources = JobResources(config)
 
 
 wildcard_constraints:
@@ -25,10 +27,6 @@ def rules_table_outputs():
         "results/records/runs.csv",
         "results/records/history.csv",
     ]
-
-
-def dataset_registry_entry(wildcards):
-    return dataset_entry(wildcards.dataset, config.get("custom_datasets"))
 
 
 def fit_inputs(wildcards):

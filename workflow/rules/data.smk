@@ -4,7 +4,14 @@ rule fetch:
     log:
         "logs/fetch/{dataset}.log",
     params:
-        entry=dataset_registry_entry,
+        entry=lambda wildcards: plan.dataset_config_entry(config, wildcards.dataset),
+        # A directory laid out like ../shared/datasets or a base URL, tried before the canonical
+        # URLs; unset: $KREINBENCH_MIRROR, if set.
+        mirror=config.get("mirror"),
+    threads: job_resources.threads("fetch")
+    resources:
+        mem_mb=job_resources.mem_mb("fetch"),
+        runtime=job_resources.runtime("fetch"),
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -19,8 +26,12 @@ rule split:
     log:
         "logs/split/{dataset}/rep{rep}.log",
     params:
-        entry=dataset_registry_entry,
+        entry=lambda wildcards: plan.dataset_config_entry(config, wildcards.dataset),
         seed=config["seed"],
+    threads: job_resources.threads("split")
+    resources:
+        mem_mb=job_resources.mem_mb("split"),
+        runtime=job_resources.runtime("split"),
     conda:
         "../envs/kreinbench.yaml"
     script:

@@ -8,6 +8,10 @@ rule fit:
     params:
         method=lambda wildcards: plan.method_spec(config, wildcards.method),
         cv_folds=config["cv_folds"],
+    threads: job_resources.threads("fit")
+    resources:
+        mem_mb=job_resources.mem_mb("fit"),
+        runtime=job_resources.runtime("fit"),
     conda:
         "../envs/kreinbench.yaml"
     script:

@@ -7,6 +7,10 @@ rule kernel:
         "logs/kernel/{dataset}/rep{rep}/{instance}.log",
     params:
         spec=lambda wildcards: plan.kernel_instance_spec(config, wildcards.instance),
+    threads: job_resources.threads("kernel")
+    resources:
+        mem_mb=job_resources.mem_mb("kernel"),
+        runtime=job_resources.runtime("kernel"),
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -20,6 +24,13 @@ rule spectrum:
         spectrum="results/spectra/{dataset}/rep{rep}/{instance}.h5",
     log:
         "logs/spectrum/{dataset}/rep{rep}/{instance}.log",
+    params:
+        kind=lambda wildcards: plan.instance_spectrum_kind(config, wildcards.instance),
+        seed=config["seed"],
+    threads: job_resources.threads("spectrum")
+    resources:
+        mem_mb=job_resources.mem_mb("spectrum"),
+        runtime=job_resources.runtime("spectrum"),
     conda:
         "../envs/kreinbench.yaml"
     script:

@@ -15,6 +15,10 @@ rule table:
     params:
         methods=list(config["methods"]),
         cv_folds=config["cv_folds"],
+    threads: job_resources.threads("table")
+    resources:
+        mem_mb=job_resources.mem_mb("table"),
+        runtime=job_resources.runtime("table"),
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -33,6 +37,10 @@ rule figure:
         pdf="figures/convergence.pdf",
     log:
         "logs/figure/convergence.log",
+    threads: job_resources.threads("figure")
+    resources:
+        mem_mb=job_resources.mem_mb("figure"),
+        runtime=job_resources.runtime("figure"),
     conda:
         "../envs/kreinbench.yaml"
     script:

@@ -15,11 +15,12 @@ import numpy as np
 
 from kreinbench.atomic import atomic_path, sha256_file, write_text_atomic
 from kreinbench.data import synthetic
+from kreinbench.data.download import DownloadPolicy, download_file, resolve_mirror
 from kreinbench.data.registry import DatasetSpec
 from kreinbench.errors import DataError
 
 
-def _fetch_package(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
+def _fetch_package(spec: DatasetSpec, raw_dir: Path, **_) -> list[dict]:
     package = spec.source["package"]
     try:
         root = resources.files(package)
@@ -37,7 +38,7 @@ def _fetch_package(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
     return files
 
 
-def _fetch_local(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
+def _fetch_local(spec: DatasetSpec, raw_dir: Path, **_) -> list[dict]:
     src = Path(spec.source["path"])
     if not src.is_file():
         raise DataError(f"dataset {spec.name!r}: local file {str(src)!r} does not exist")
@@ -47,7 +48,7 @@ def _fetch_local(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
     return [{"file": dest.name, "origin": f"local file {src.resolve()}"}]
 
 
-def _fetch_synthetic(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
+def _fetch_synthetic(spec: DatasetSpec, raw_dir: Path, **_) -> list[dict]:
     name = spec.source["generator"]
     if name not in synthetic.GENERATORS:
         raise DataError(f"dataset {spec.name!r}: unknown synthetic generator {name!r}")
@@ -59,15 +60,35 @@ def _fetch_synthetic(spec: DatasetSpec, raw_dir: Path) -> list[dict]:
     return [{"file": dest.name, "origin": f"synthetic generator {name} with {params}"}]
 
 
-_FETCHERS = {"package": _fetch_package, "local": _fetch_local, "synthetic": _fetch_synthetic}
+def _fetch_url(spec: DatasetSpec, raw_dir: Path, *, mirror: str | None, policy: DownloadPolicy) -> list[dict]:
+    files = []
+    try:
+        for entry in spec.source["files"]:
+            got = download_file(raw_dir / entry["name"], sha256=entry["sha256"], urls=list(entry.get("urls", [])),
+                                mirror=mirror, mirror_path=entry.get("mirror"), dataset=spec.name, policy=policy)
+            files.append({"file": entry["name"], "origin": got["origin"], "pinned": entry["sha256"] is not None})
+    except DataError:
+        # One file failed: remove the ones this call fetched, so no half-fetched dataset remains.
+        for done in files:
+            (raw_dir / done["file"]).unlink(missing_ok=True)
+        raise
+    return files
 
 
-def fetch_dataset(spec: DatasetSpec, manifest_path: str | Path) -> dict:
-    """Fetch ``spec``'s raw files next to ``manifest_path`` and write the manifest."""
+_FETCHERS = {"package": _fetch_package, "local": _fetch_local, "synthetic": _fetch_synthetic, "url": _fetch_url}
+
+
+def fetch_dataset(spec: DatasetSpec, manifest_path: str | Path, *, mirror: str | None = None,
+                  policy: DownloadPolicy = DownloadPolicy()) -> dict:
+    """Fetch ``spec``'s raw files next to ``manifest_path`` and write the manifest.
+
+    ``mirror`` (else ``$KREINBENCH_MIRROR``) is tried before the canonical URLs of ``url``
+    sources; see :func:`kreinbench.data.download.download_file`.
+    """
     manifest_path = Path(manifest_path)
     raw_dir = manifest_path.parent
     raw_dir.mkdir(parents=True, exist_ok=True)
-    files = _FETCHERS[spec.source["type"]](spec, raw_dir)
+    files = _FETCHERS[spec.source["type"]](spec, raw_dir, mirror=resolve_mirror(mirror), policy=policy)
     for entry in files:
         path = raw_dir / entry["file"]
         entry["sha256"] = sha256_file(path)

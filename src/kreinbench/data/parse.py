@@ -1,52 +1,123 @@
-"""Parse raw files into a numeric feature matrix and +1/-1 labels, with errors that say where."""
+"""Parse raw files into a numeric feature matrix and labels, with errors that say where.
+
+Formats (``parser.format``): ``delimited`` (CSV/TSV/whitespace, optional header, quoted cells),
+``arff`` (numeric attributes) and ``libsvm`` (sparse ``label index:value``). Files ending in
+``.gz`` or ``.bz2`` are decompressed on the fly. Labels become +1/-1 (binary), class indices
+0..k-1 (multiclass) or floats (regression).
+"""
 
 from __future__ import annotations
 
+import bz2
+import csv
+import gzip
 import math
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from kreinbench.data.registry import DatasetSpec
+from kreinbench.data.registry import DatasetSpec, RawFile
 from kreinbench.errors import DataError
 
 
 @dataclass(frozen=True)
 class ParsedData:
+    """Rows of a dataset: features ``X``, labels ``y``, and each row's provided ``part`` (or None)."""
+
     X: np.ndarray
     y: np.ndarray
     feature_names: list[str]
     label_map: dict[str, int]
+    part: np.ndarray | None = None
+    task: str = "binary"
 
 
-def _split_line(line: str, delimiter: str | None) -> list[str]:
-    cells = line.split(delimiter) if delimiter else line.split()
+@dataclass(frozen=True)
+class _RawTable:
+    """One file's rows before label mapping: raw label tokens and numeric features."""
+
+    names: list[str]
+    labels: list[str]
+    X: np.ndarray
+    lines: list[int]
+    label_column: int | None = None  # 1-based, for error messages
+
+
+def _read_lines(path: Path, where: str) -> list[str]:
+    opener = {".gz": gzip.open, ".bz2": bz2.open}.get(path.suffix, open)
+    try:
+        with opener(path, "rt", encoding="utf-8", newline=None) as handle:
+            return handle.read().splitlines()
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{where}: not UTF-8 text ({exc})") from None
+    except (OSError, EOFError) as exc:
+        raise DataError(f"{where}: cannot read ({exc})") from None
+
+
+def _to_float(cell: str, where: str, line: int, column: int) -> float:
+    try:
+        value = float(cell)
+    except ValueError:
+        raise DataError(f"{where}, line {line}, column {column}: non-numeric cell {cell!r}") from None
+    if not math.isfinite(value):
+        raise DataError(f"{where}, line {line}, column {column}: non-finite value {cell!r}")
+    return value
+
+
+def _resolve_column(key: int | str, names: list[str] | None, n_cols: int, where: str, what: str) -> int:
+    if isinstance(key, str):
+        if names is None or key not in names:
+            raise DataError(f"{where}: {what} {key!r} is not a column name (header: {names})")
+        return names.index(key)
+    if not -n_cols <= key < n_cols:
+        raise DataError(f"{where}: {what} {key} is out of range for {n_cols} columns")
+    return key % n_cols
+
+
+def _table_from_rows(spec: DatasetSpec, rows: list[list[str]], lines: list[int], header: list[str] | None,
+                     labels: list[str] | None, where: str) -> _RawTable:
+    """Split cells into label tokens and float features (``labels`` given: no label column)."""
+    if not rows:
+        raise DataError(f"{where}: no data rows")
+    n_cols = len(rows[0])
+    if header is not None and len(header) != n_cols:
+        raise DataError(f"{where}: header has {len(header)} columns but line {lines[0]} has {n_cols}")
+    label_col = None if labels is not None else _resolve_column(spec.label["column"], header, n_cols, where, "label column")
+    dropped = {_resolve_column(c, header, n_cols, where, "drop_columns entry") for c in spec.drop_columns}
+    feature_cols = [c for c in range(n_cols) if c != label_col and c not in dropped]
+    X = np.empty((len(rows), len(feature_cols)))
+    for i, (cells, line) in enumerate(zip(rows, lines)):
+        X[i] = [_to_float(cells[c], where, line, c + 1) for c in feature_cols]
+    names = [header[c] if header else f"x{c + 1}" for c in feature_cols]
+    tokens = labels if labels is not None else [cells[label_col] for cells in rows]
+    return _RawTable(names=names, labels=tokens, X=X, lines=lines,
+                     label_column=None if label_col is None else label_col + 1)
+
+
+def _split_cells(line: str, delimiter: str | None, quoted: bool) -> list[str]:
+    if quoted:
+        # shlex keeps a double-quoted cell containing spaces (e.g. a car name) together.
+        cells = shlex.split(line) if delimiter is None else next(csv.reader([line], delimiter=delimiter))
+    else:
+        cells = line.split(delimiter) if delimiter else line.split()
     return [c.strip() for c in cells]
 
 
-def parse_delimited(spec: DatasetSpec, path: Path) -> ParsedData:
-    """Parse a delimiter-separated text file (``parser.format: delimited``).
-
-    Options under ``parser``: ``delimiter`` (default: any whitespace), ``skip_rows`` (lines to
-    ignore at the top), ``missing`` (a token such as ``"?"``; rows containing it are dropped when
-    ``missing_policy: drop_rows``, otherwise they are an error).
-    """
-    opts = spec.parser
-    delimiter = opts.get("delimiter")
-    skip = int(opts.get("skip_rows", 0))
-    missing = opts.get("missing")
-    drop_missing = opts.get("missing_policy") == "drop_rows"
-    label_map = spec.label_map()
-    where = f"dataset {spec.name!r}, file {str(path)!r}"
-
-    lines = path.read_text(errors="strict").splitlines()
+def _collect_rows(spec: DatasetSpec, text_lines: list[tuple[int, str]], where: str, split_cells,
+                  head_rows: int | None) -> tuple[list[list[str]], list[int]]:
+    """Non-blank rows as cells, with the row-shape and missing-value checks."""
+    missing = spec.parser.get("missing")
+    drop_missing = spec.parser.get("missing_policy") == "drop_rows"
     rows: list[list[str]] = []
-    line_numbers: list[int] = []
-    for number, line in enumerate(lines[skip:], start=skip + 1):
+    numbers: list[int] = []
+    for number, line in text_lines:
+        if head_rows is not None and len(rows) >= head_rows:
+            break
         if not line.strip():
             continue
-        cells = _split_line(line, delimiter)
+        cells = split_cells(line)
         if missing is not None and missing in cells:
             if drop_missing:
                 continue
@@ -54,49 +125,165 @@ def parse_delimited(spec: DatasetSpec, path: Path) -> ParsedData:
         if rows and len(cells) != len(rows[0]):
             raise DataError(
                 f"{where}, line {number}: malformed row with {len(cells)} columns, "
-                f"expected {len(rows[0])} (as on line {line_numbers[0]})"
+                f"expected {len(rows[0])} (as on line {numbers[0]})"
             )
         rows.append(cells)
-        line_numbers.append(number)
-    if not rows:
+        numbers.append(number)
+    return rows, numbers
+
+
+def _read_labels_file(path: Path, where: str) -> list[str]:
+    return [line.strip() for line in _read_lines(path, where) if line.strip()]
+
+
+def parse_delimited(spec: DatasetSpec, path: Path, raw: RawFile, where: str) -> _RawTable:
+    """``parser``: ``delimiter`` (default any whitespace), ``skip_rows``, ``header`` (first row
+    after the skipped ones names the columns), ``quoted`` (double-quoted cells may hold the
+    delimiter), ``missing`` token with ``missing_policy: drop_rows`` (else a missing value is an
+    error)."""
+    opts = spec.parser
+    delimiter, quoted = opts.get("delimiter"), bool(opts.get("quoted", False))
+    numbered = list(enumerate(_read_lines(path, where), start=1))[int(opts.get("skip_rows", 0)):]
+    header = None
+    if opts.get("header"):
+        numbered = [(n, line) for n, line in numbered if line.strip()]
+        if not numbered:
+            raise DataError(f"{where}: no header row")
+        header = _split_cells(numbered[0][1], delimiter, quoted)
+        numbered = numbered[1:]
+    rows, lines = _collect_rows(spec, numbered, where, lambda line: _split_cells(line, delimiter, quoted), raw.head_rows)
+    labels = None
+    if raw.labels:
+        labels_where = f"dataset {spec.name!r}, file {str(path.parent / raw.labels)!r}"
+        labels = _read_labels_file(path.parent / raw.labels, labels_where)
+        if len(labels) != len(rows):
+            raise DataError(f"{labels_where}: {len(labels)} labels for {len(rows)} rows of {path.name!r}")
+    return _table_from_rows(spec, rows, lines, header, labels, where)
+
+
+def parse_arff(spec: DatasetSpec, path: Path, raw: RawFile, where: str) -> _RawTable:
+    """ARFF with numeric attributes and a nominal class attribute; '%' starts a comment."""
+    names: list[str] = []
+    data_start = None
+    text = _read_lines(path, where)
+    for number, line in enumerate(text, start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("%"):
+            continue
+        keyword = stripped.split(None, 1)[0].lower()
+        if keyword == "@attribute":
+            names.append(shlex.split(stripped)[1])
+        elif keyword == "@data":
+            data_start = number
+            break
+    if data_start is None:
+        raise DataError(f"{where}: no @data section")
+    body = [(n, line) for n, line in enumerate(text, start=1) if n > data_start and not line.strip().startswith("%")]
+    rows, lines = _collect_rows(spec, body, where, lambda line: _split_cells(line, ",", False), raw.head_rows)
+    if rows and len(rows[0]) != len(names):
+        raise DataError(f"{where}, line {lines[0]}: {len(rows[0])} values but {len(names)} @attribute lines")
+    return _table_from_rows(spec, rows, lines, names, None, where)
+
+
+def parse_libsvm(spec: DatasetSpec, path: Path, raw: RawFile, where: str) -> _RawTable:
+    """LIBSVM sparse format ``label i:v i:v ...`` (1-based indices); ``parser.n_features`` fixes
+    the dimension so that train and test files agree."""
+    n_features = spec.parser.get("n_features")
+    entries: list[list[tuple[int, float]]] = []
+    labels: list[str] = []
+    lines: list[int] = []
+    for number, line in enumerate(_read_lines(path, where), start=1):
+        if raw.head_rows is not None and len(labels) >= raw.head_rows:
+            break
+        tokens = line.split()
+        if not tokens:
+            continue
+        row = []
+        for k, token in enumerate(tokens[1:], start=2):
+            index, sep, value = token.partition(":")
+            if not sep or not index.isdigit() or int(index) < 1:
+                raise DataError(f"{where}, line {number}, token {k}: malformed 'index:value' pair {token!r}")
+            if n_features is not None and int(index) > n_features:
+                raise DataError(f"{where}, line {number}, token {k}: feature index {index} > n_features = {n_features}")
+            row.append((int(index) - 1, _to_float(value, where, number, int(index))))
+        labels.append(tokens[0])
+        entries.append(row)
+        lines.append(number)
+    if not labels:
         raise DataError(f"{where}: no data rows")
-
-    n_cols = len(rows[0])
-    label_col = spec.label["column"] % n_cols
-    dropped = {c % n_cols for c in spec.drop_columns}
-    feature_cols = [c for c in range(n_cols) if c != label_col and c not in dropped]
-
-    X = np.empty((len(rows), len(feature_cols)))
-    y = np.empty(len(rows))
-    for i, (cells, number) in enumerate(zip(rows, line_numbers)):
-        raw_label = cells[label_col]
-        if raw_label not in label_map:
-            raise DataError(
-                f"{where}, line {number}, column {label_col + 1}: label {raw_label!r} does not map "
-                f"(known labels: {sorted(label_map)})"
-            )
-        y[i] = label_map[raw_label]
-        for j, col in enumerate(feature_cols):
-            try:
-                value = float(cells[col])
-            except ValueError:
-                raise DataError(
-                    f"{where}, line {number}, column {col + 1}: non-numeric cell {cells[col]!r}"
-                ) from None
-            if not math.isfinite(value):
-                raise DataError(f"{where}, line {number}, column {col + 1}: non-finite value {cells[col]!r}")
-            X[i, j] = value
-
-    classes = np.unique(y)
-    if classes.size < 2:
-        raise DataError(f"{where}: only one class ({int(classes[0]):+d}) present; need two")
-    names = [f"x{c + 1}" for c in feature_cols]
-    return ParsedData(X=X, y=y, feature_names=names, label_map=label_map)
+    width = n_features or max((i + 1 for row in entries for i, _ in row), default=0)
+    X = np.zeros((len(entries), width))
+    for r, row in enumerate(entries):
+        for i, value in row:
+            X[r, i] = value
+    dropped = {c % width for c in spec.drop_columns}
+    keep = [c for c in range(width) if c not in dropped]
+    return _RawTable(names=[f"x{c + 1}" for c in keep], labels=labels, X=X[:, keep], lines=lines, label_column=1)
 
 
-_PARSERS = {"delimited": parse_delimited}
+_PARSERS = {"delimited": parse_delimited, "arff": parse_arff, "libsvm": parse_libsvm}
 
 
-def parse_dataset(spec: DatasetSpec, raw_dir: Path, files: list[str]) -> ParsedData:
-    """Parse the dataset's raw file (the first listed file of its manifest)."""
-    return _PARSERS[spec.parser["format"]](spec, Path(raw_dir) / files[0])
+def _numeric_key(token: str) -> float | None:
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
+def _map_labels(spec: DatasetSpec, table: _RawTable, where: str) -> tuple[np.ndarray, np.ndarray]:
+    """Labels as numbers and the mask of rows kept (binary ``others: drop`` removes rows)."""
+    if spec.task == "regression":
+        column = table.label_column or 0
+        targets = [_to_float(t, where, n, column) for t, n in zip(table.labels, table.lines)]
+        return np.array(targets), np.ones(len(targets), bool)
+    mapping = spec.label_map()
+    # LIBSVM writes '+1', '1' or '1.0' for the same class: fall back to comparing numbers.
+    numeric = {_numeric_key(k): v for k, v in mapping.items() if _numeric_key(k) is not None}
+    drop_others = spec.label.get("others") == "drop"
+    y = np.empty(len(table.labels))
+    keep = np.ones(len(table.labels), bool)
+    for i, (token, number) in enumerate(zip(table.labels, table.lines)):
+        value = mapping.get(token)
+        if value is None and _numeric_key(token) is not None:
+            value = numeric.get(_numeric_key(token))
+        if value is None:
+            if drop_others:
+                keep[i] = False
+                continue
+            column = f", column {table.label_column}" if table.label_column else ""
+            raise DataError(f"{where}, line {number}{column}: label {token!r} does not map (known labels: {sorted(mapping)})")
+        y[i] = value
+    return y, keep
+
+
+def parse_dataset(spec: DatasetSpec, raw_dir: str | Path, files: list[str] | None = None) -> ParsedData:
+    """Parse every data file of ``spec`` found in ``raw_dir`` and stack their rows.
+
+    ``files`` (names from the fetch manifest) is checked to contain each file the registry lists.
+    Each row keeps the ``part`` (train/test) of its file when the files are a provided split.
+    """
+    raw_dir = Path(raw_dir)
+    tables, parts = [], []
+    for raw in spec.raw_files():
+        if files is not None and raw.name not in files:
+            raise DataError(f"dataset {spec.name!r}: raw file {raw.name!r} is not in the manifest ({files})")
+        path = raw_dir / raw.name
+        where = f"dataset {spec.name!r}, file {str(path)!r}"
+        table = _PARSERS[spec.parser["format"]](spec, path, raw, where)
+        y, keep = _map_labels(spec, table, where)
+        tables.append((table, y, keep, where))
+        parts.append(raw.part)
+    widths = {t.X.shape[1] for t, *_ in tables}
+    if len(widths) > 1:
+        raise DataError(f"dataset {spec.name!r}: files have different feature counts {sorted(widths)}")
+    X = np.vstack([t.X[keep] for t, _, keep, _ in tables])
+    y = np.concatenate([y[keep] for _, y, keep, _ in tables])
+    if y.size == 0:
+        raise DataError(f"dataset {spec.name!r}: no rows left after label mapping")
+    if spec.task != "regression" and np.unique(y).size < 2:
+        raise DataError(f"{tables[0][3]}: only one class ({y[0]:+g}) present; need two")
+    part = None
+    if any(parts):
+        part = np.concatenate([np.full(int(keep.sum()), p or "") for p, (_, _, keep, _) in zip(parts, tables)])
+    return ParsedData(X=X, y=y, feature_names=tables[0][0].names, label_map=spec.label_map(), part=part, task=spec.task)

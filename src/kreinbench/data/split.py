@@ -50,28 +50,81 @@ class Split:
     attrs: dict
 
 
-def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test_size: float) -> Split:
-    """Stratified random split, then min-max scaling fitted on the training part only.
+def _subsample(rows: np.ndarray, y: np.ndarray, *, max_n: int | None, per_class: int | None, stratify: bool,
+               rng: np.random.Generator, where: str) -> np.ndarray:
+    """Seeded subsample of ``rows``: exactly ``per_class`` rows of each class, then at most ``max_n``
+    rows (stratified for classification, so class proportions are kept up to rounding)."""
+    if per_class is not None:
+        chosen = []
+        for label in np.unique(y[rows]):
+            members = rows[y[rows] == label]
+            if members.size < per_class:
+                raise DataError(f"{where}: split.per_class = {per_class} but class {label:g} has only {members.size} rows")
+            chosen.append(rng.choice(members, size=per_class, replace=False))
+        rows = np.concatenate(chosen)
+    if max_n is not None and rows.size > max_n:
+        state = int(rng.integers(2**32))
+        rows, _ = train_test_split(rows, train_size=max_n, stratify=y[rows] if stratify else None, random_state=state)
+    return np.sort(rows)
+
+
+def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test_size: float = 0.5,
+               protocol: str = "random", parts: list[str] | None = None, max_n: int | None = None,
+               per_class: int | None = None) -> Split:
+    """Train/test split of ``data``, then min-max scaling fitted on the training part only.
+
+    Protocols: ``random`` (stratified for classification, ``test_size`` of the rows to the test
+    part) and ``provided`` (the files' own train/test parts). ``parts`` first restricts the rows to
+    some provided parts (e.g. a random split of the monks *training* file, as in IKLR Table II).
+    ``per_class`` and ``max_n`` subsample the rows (per part for ``provided``) with a seed derived
+    from the repetition seed; both seeds are recorded in the attributes.
 
     Test features are scaled with the training minimum and range and deliberately *not* clipped:
     clipping would hide how far test points lie outside the training box, and both TL1 and RBF
     kernels are defined for any real input.
     """
+    where = f"dataset {dataset!r}"
     seed = repetition_seed(base_seed, dataset, rep)
+    subsample_seed = repetition_seed(base_seed, f"{dataset}/subsample", rep)
+    rng = np.random.default_rng(subsample_seed)
+    stratify = data.task != "regression"
     idx = np.arange(data.y.size)
-    try:
-        train_idx, test_idx = train_test_split(idx, test_size=test_size, stratify=data.y, random_state=seed % 2**32)
-    except ValueError as exc:
-        raise DataError(f"dataset {dataset!r}: cannot split with test_size={test_size}: {exc}") from exc
-    train_idx.sort()
-    test_idx.sort()
+    if parts is not None:
+        if data.part is None:
+            raise DataError(f"{where}: split.parts = {parts} but the dataset has no provided train/test parts")
+        idx = idx[np.isin(data.part, parts)]
+    if protocol == "provided":
+        if data.part is None:
+            raise DataError(f"{where}: split protocol 'provided' needs files with train/test parts")
+        train_idx, test_idx = (
+            _subsample(idx[data.part[idx] == name], data.y, max_n=max_n, per_class=per_class, stratify=stratify,
+                       rng=rng, where=where)
+            for name in ("train", "test")
+        )
+        if train_idx.size == 0 or test_idx.size == 0:
+            raise DataError(f"{where}: the provided split has an empty train or test part")
+    else:
+        idx = _subsample(idx, data.y, max_n=max_n, per_class=per_class, stratify=stratify, rng=rng, where=where)
+        try:
+            train_idx, test_idx = train_test_split(idx, test_size=test_size, stratify=data.y[idx] if stratify else None,
+                                                   random_state=seed % 2**32)
+        except ValueError as exc:
+            raise DataError(f"{where}: cannot split with test_size={test_size}: {exc}") from exc
+    train_idx = np.sort(train_idx)
+    test_idx = np.sort(test_idx)
     lo, span = minmax_fit(data.X[train_idx])
     attrs = {
         "dataset": dataset,
         "rep": rep,
         "seed": seed,
+        "subsample_seed": subsample_seed,
         "base_seed": base_seed,
-        "test_size": test_size,
+        "task": data.task,
+        "protocol": protocol,
+        "parts": json.dumps(parts),
+        "max_n": json.dumps(max_n),
+        "per_class": json.dumps(per_class),
+        "test_size": test_size if protocol == "random" else float(test_idx.size) / (train_idx.size + test_idx.size),
         "scaling": "min-max to [0,1] fitted on train; test not clipped",
         "feature_names": json.dumps(data.feature_names),
         "label_map": json.dumps(data.label_map),
@@ -86,6 +139,17 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
         test_index=test_idx,
         attrs=attrs,
     )
+
+
+def split_dataset(data: ParsedData, split_spec: dict, *, dataset: str, rep: int, base_seed: int) -> Split:
+    """:func:`make_split` with the options of a registry entry's ``split`` mapping."""
+    known = {"protocol", "test_size", "parts", "max_n", "per_class"}
+    unknown = set(split_spec) - known
+    if unknown:
+        raise DataError(f"dataset {dataset!r}: unknown split option(s) {sorted(unknown)} (known: {sorted(known)})")
+    return make_split(data, dataset=dataset, rep=rep, base_seed=base_seed,
+                      test_size=float(split_spec.get("test_size", 0.5)), protocol=split_spec["protocol"],
+                      parts=split_spec.get("parts"), max_n=split_spec.get("max_n"), per_class=split_spec.get("per_class"))
 
 
 def write_split(split: Split, path: str | Path, provenance: dict) -> None:

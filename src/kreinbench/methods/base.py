@@ -79,9 +79,12 @@ class KernelClassifierMixin(BaseEstimator):
     The estimator protocol the pipeline relies on (every method in ``ESTIMATORS`` follows it):
 
     - keyword-only ``__init__`` that only stores parameters;
-    - class attributes ``needs_spectrum`` (``fit`` accepts ``spectrum=`` a cached
-      :class:`~kreinbench.spectrum.Spectrum` of K) and ``needs_features`` (``fit(K, y, X)`` and
-      ``decision_function(K_cross, X_test)`` also take the feature matrices);
+    - class attributes ``needs_spectrum`` and ``needs_features``.  ``needs_spectrum`` names the
+      :class:`~kreinbench.spectrum.Spectrum` kind ``fit`` accepts as ``spectrum=`` (None/False:
+      none; ``"lambda_min"``, ``"negative"``, ``"eigenvalues"``, ``"full"``; True means ``"full"``;
+      or a callable ``params -> kind``), see :func:`kreinbench.plan.spectrum_kind`.
+      ``needs_features``: ``fit(K, y, X)`` and ``decision_function(K_cross, X_test)`` also take
+      the feature matrices;
     - fitted ``history_`` (list of dicts, one per iteration, with at least ``iteration`` and
       ``objective``), and where meaningful ``n_iter_``, ``stationarity_`` and ``diverged_``.
     """

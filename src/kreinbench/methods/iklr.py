@@ -127,7 +127,9 @@ class IKLR(KernelLogisticMixin):
     :class:`RunawayWarning`.
     """
 
-    needs_spectrum = True
+    # The pipeline's spectrum (kreinbench.plan.spectrum_kind): the negative eigenpairs for the
+    # eigen split, only mu_min and mu_max for the shift split.
+    needs_spectrum = staticmethod(lambda params: "lambda_min" if params.get("split") == "shift" else "negative")
 
     def __init__(self, *, lam=1.0, solver="ccicp-gd", eps=None, max_outer=None, eta=None, rho=None,
                  max_inner=10000, split="eigen", tau=None, init="zeros", random_state=None):
@@ -169,14 +171,15 @@ class IKLR(KernelLogisticMixin):
     # -- decomposition ----------------------------------------------------------------------
     @staticmethod
     def _extreme_eigenvalues(K: np.ndarray, spectrum: Spectrum | None) -> tuple[float, float]:
-        """μ_min and μ_max: from a full cached spectrum, else from the eigenvalues alone.
+        """μ_min and μ_max: from the cached spectrum of any kind (each carries both), else from
+        the eigenvalues alone.
 
         Not by Lanczos: TL1 spectra cluster near zero and ``eigsh(which="SA")`` needed 49 s at
         n = 1000 where LAPACK's eigenvalues-only path (tridiagonalization, no eigenvectors) takes
         0.1 s (benchmarks/bench_iklr.py).
         """
-        if spectrum is not None and spectrum.eigenvalues.size == K.shape[0]:
-            return float(spectrum.eigenvalues[0]), float(spectrum.eigenvalues[-1])
+        if spectrum is not None:
+            return float(spectrum.eigenvalues[0]), float(spectrum.mu_max)
         mu = scipy.linalg.eigvalsh(K)
         return float(mu[0]), float(mu[-1])
 

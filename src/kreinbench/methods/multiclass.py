@@ -26,10 +26,6 @@ class OneVsRest:
     def __init__(self, estimator):
         self.estimator = estimator
 
-    @property
-    def needs_spectrum(self) -> bool:
-        return getattr(self.estimator, "needs_spectrum", False)
-
     def fit(self, K, y, **fit_kwargs):
         y = np.asarray(y)
         self.classes_ = np.unique(y)

@@ -30,7 +30,7 @@ from kreinbench.methods.base import (
     check_train_kernel,
 )
 from kreinbench.methods.smo import intercept, kkt_violation, smo_solve
-from kreinbench.spectrum import Spectrum, eigendecompose
+from kreinbench.spectrum import Spectrum, compute_spectrum
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,8 @@ class TDCASVM(KernelClassifierMixin):
         Always False: the feasible set is bounded, so DCA iterates cannot run away.
     """
 
-    needs_spectrum = True
+    # Only λ_min (for ρ) and the round-off tolerance, which every spectrum kind carries.
+    needs_spectrum = "lambda_min"
 
     def __init__(self, *, C=1.0, rho=None, tol=1e-6, inner_tol=1e-6, max_outer=500, max_inner=1_000_000):
         self.C = C
@@ -90,19 +91,19 @@ class TDCASVM(KernelClassifierMixin):
         self.max_inner = max_inner
 
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
-        """Fit on ``K`` (n, n); ``spectrum`` (only λ_min is used) is computed if None and rho is None."""
+        """Fit on ``K`` (n, n); ``spectrum`` (any kind; only λ_min is used) is computed if None and rho is None."""
         C = check_positive("C", self.C)
         tol = check_positive("tol", self.tol)
         inner_tol = check_positive("inner_tol", self.inner_tol)
         max_outer = check_int("max_outer", self.max_outer, minimum=1)
         max_inner = check_int("max_inner", self.max_inner, minimum=1)
         K, y_pm, self.classes_ = check_train_kernel(K, y)
+        if spectrum is not None and spectrum.dimension != K.shape[0]:
+            raise KreinbenchError(f"spectrum is of a {spectrum.dimension} x {spectrum.dimension} kernel but K is "
+                                  f"{K.shape[0]} x {K.shape[0]}")
         if self.rho is None:
             if spectrum is None:
-                spectrum = eigendecompose(K)
-            elif spectrum.eigenvalues.size != K.shape[0]:
-                raise KreinbenchError(f"spectrum has {spectrum.eigenvalues.size} eigenvalues but K is "
-                                      f"{K.shape[0]} x {K.shape[0]}")
+                spectrum = compute_spectrum(K, "lambda_min")
             self.rho_ = max(-float(spectrum.eigenvalues[0]), 0.0) + spectrum.negative_tolerance()
         else:
             self.rho_ = check_positive("rho", self.rho, allow_zero=True)

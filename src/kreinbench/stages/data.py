@@ -7,14 +7,14 @@ import logging
 from kreinbench.data.fetch import fetch_dataset, read_manifest
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
-from kreinbench.data.split import make_split, write_split
+from kreinbench.data.split import split_dataset, write_split
 
 log = logging.getLogger(__name__)
 
 
 def fetch(snakemake) -> None:
     spec = spec_from_entry(snakemake.wildcards.dataset, snakemake.params.entry)
-    manifest = fetch_dataset(spec, snakemake.output.manifest)
+    manifest = fetch_dataset(spec, snakemake.output.manifest, mirror=snakemake.params.mirror)
     for entry in manifest["files"]:
         log.info("fetched %s (%d bytes, sha256 %s) from %s", entry["file"], entry["size"], entry["sha256"], entry["origin"])
 
@@ -25,8 +25,8 @@ def split(snakemake) -> None:
     manifest = read_manifest(snakemake.input.manifest)
     raw_dir = snakemake.input.manifest.rsplit("/", 1)[0]
     data = parse_dataset(spec, raw_dir, [f["file"] for f in manifest["files"]])
-    result = make_split(data, dataset=dataset, rep=rep, base_seed=snakemake.params.seed,
-                        test_size=spec.split["test_size"])
+    result = split_dataset(data, spec.split, dataset=dataset, rep=rep, base_seed=snakemake.params.seed)
     write_split(result, snakemake.output.split, provenance={"files": manifest["files"], "source": manifest["source"]})
-    log.info("%s rep %d: %d train / %d test points, %d features, seed %d", dataset, rep,
-             result.y_train.size, result.y_test.size, result.X_train.shape[1], result.attrs["seed"])
+    log.info("%s rep %d (%s split): %d train / %d test points, %d features, seed %d", dataset, rep,
+             spec.split["protocol"], result.y_train.size, result.y_test.size, result.X_train.shape[1],
+             result.attrs["seed"])

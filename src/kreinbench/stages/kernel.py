@@ -9,14 +9,15 @@ from kreinbench import cache
 from kreinbench.atomic import sha256_file
 from kreinbench.data.split import read_split
 from kreinbench.kernels import kernel_matrices, resolve_params
-from kreinbench.spectrum import eigendecompose
+from kreinbench.spectrum import compute_spectrum
 
 log = logging.getLogger(__name__)
 
 
 def kernel(snakemake) -> None:
     split = read_split(snakemake.input.split)
-    params = resolve_params(snakemake.params.spec, split.X_train.shape[1])
+    spec = snakemake.params.spec
+    params = resolve_params(spec, split.X_train.shape[1], split_seed=int(split.attrs["seed"]))
     start = time.perf_counter()
     K_train, K_test = kernel_matrices(params, split.X_train, split.X_test)
     log.info("%s: K_train %s, K_test %s in %.2f s", params, K_train.shape, K_test.shape, time.perf_counter() - start)
@@ -24,17 +25,16 @@ def kernel(snakemake) -> None:
         "kernel": params,
         "instance": snakemake.wildcards.instance,
         "split_sha256": sha256_file(snakemake.input.split),
-    })
+    }, compression=spec.get("compression"))
 
 
 def spectrum(snakemake) -> None:
     K_train, _, attrs = cache.read_kernel(snakemake.input.kernel, {"instance": snakemake.wildcards.instance})
+    kind = snakemake.params.kind
     start = time.perf_counter()
-    spec = eigendecompose(K_train)
-    summary = spec.summary()
-    log.info("eigh of %d x %d in %.2f s: %s", *K_train.shape, time.perf_counter() - start, summary)
-    cache.write_spectrum(snakemake.output.spectrum, spec.eigenvalues, spec.eigenvectors, {
-        **summary,
+    spec = compute_spectrum(K_train, kind, seed=int(snakemake.params.seed))
+    log.info("%s spectrum of %d x %d in %.2f s: %s", kind, *K_train.shape, time.perf_counter() - start, spec.summary())
+    cache.write_spectrum_object(snakemake.output.spectrum, spec, {
         "kernel": attrs["kernel"],
         "instance": snakemake.wildcards.instance,
         "kernel_sha256": sha256_file(snakemake.input.kernel),

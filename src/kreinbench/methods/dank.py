@@ -1,0 +1,258 @@
+"""DANK: data-adaptive nonparametric kernels in the SVM (Liu, Huang, Gong, Yang, Li; JMLR).
+
+The classifier learns, with the SVM dual variables α, an adaptive matrix F ⪰ 0 near 11ᵀ that
+reshapes the kernel into F ⊙ K (problem (5)):
+
+    max_{α ∈ A} min_{F ⪰ 0} 1ᵀα − ½αᵀY(F ⊙ K)Yα + η‖F − 11ᵀ‖²_F + τη‖F‖_*,
+    A = {αᵀy = 0, 0 ≤ α ≤ C},
+
+solved by Nesterov's smooth method (Algorithm 1) or projected gradient (eq. (16)) on
+h(α) = min_F H(α, F); see :mod:`kreinbench.methods.dank_problem`.  ``n_clusters=v`` solves the
+k-means-partitioned approximation of §4 instead (:mod:`kreinbench.methods.dank_partition`).
+Test points borrow columns of F from training points chosen in input space
+(:mod:`kreinbench.methods.neighbours`), so ``fit`` and ``decision_function`` take the features.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.svm import SVC
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods.base import (
+    ConvergenceWarning,
+    KernelClassifierMixin,
+    check_choice,
+    check_cross_kernel,
+    check_int,
+    check_positive,
+    check_train_kernel,
+)
+from kreinbench.methods.dank_partition import merged_history, partition, solve_cluster
+from kreinbench.methods.dank_problem import PROJECTIONS, SOLVERS, solve_dank
+from kreinbench.methods.neighbours import EXTENSIONS, extension_indices
+
+ETA_RULES = {"svm", "0.1C2"}
+
+
+def resolve_eta(eta, C: float, K: np.ndarray, y: np.ndarray) -> float:
+    """η as a number: given, 0.1C² (§6.2.5), or ‖α_SVM‖²₂ of an SVM fitted on K first (§6.1.1)."""
+    if isinstance(eta, str):
+        check_choice("eta", eta, ETA_RULES)
+        if eta == "0.1C2":
+            return 0.1 * C**2
+        svm = SVC(C=C, kernel="precomputed").fit(K, y)
+        value = float(np.sum(svm.dual_coef_**2))
+        if value <= 0.0:
+            raise KreinbenchError("parameter eta='svm': the SVM has no support vector, so ||alpha_SVM||^2 = 0; "
+                                  "give eta as a number")
+        return value
+    return check_positive("eta", eta)
+
+
+def check_features(X, n: int, name: str) -> np.ndarray:
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] != n:
+        raise KreinbenchError(f"{name} must have shape ({n}, n_features) to match the kernel, got {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise KreinbenchError(f"{name} contains NaN or infinite entries")
+    return X
+
+
+def extended_scores(F, K_cross_S: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Σ_{i∈S} v_i F'_ij K(x_i, x'_j), F'_j = mean of the F columns ``idx[j]`` (shape (m, k))."""
+    m, k = idx.shape
+    cols = F.columns(idx.ravel()).reshape(-1, m, k).mean(axis=2)  # (s, m)
+    return np.einsum("i,im,mi->m", F.v_support, cols, K_cross_S)
+
+
+class DANK(KernelClassifierMixin):
+    """DANK classifier on a precomputed (PSD, or indefinite) kernel, with features for the extension.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Box bound of the dual variables.
+    eta : float or {"svm", "0.1C2"}, default="svm"
+        η of η‖F − 11ᵀ‖²_F: a number, ‖α_SVM‖²₂ of ``SVC(C, kernel="precomputed")`` fitted on K
+        first (§6.1.1; also for the partitioned version, on the whole K), or 0.1C² (§6.2.5).
+    tau : float, default=0.01
+        Weight τ of the nuclear norm τη‖F‖_* (exact version; the partitioned one has none).
+    n_clusters : int or None, default=None
+        None: the exact problem (5).  v: the k-means-partitioned problem (18) of §4 (no bias, no
+        nuclear norm; one subproblem per cluster, test points predicted by their nearest centre's
+        cluster model).
+    solver : {"nesterov", "pg"}, default="nesterov"
+        Nesterov's smooth method (Algorithm 1, L = n + 3nC²‖K‖²_F/(4η)) or the standard projected
+        gradient (eq. (16), L = n − τ/2 + nC²λ_max(K)/(4η)).
+    monotone : bool, default=False
+        Nesterov only: the monotone variant (θ⁽ᵗ⁾ = argmax h over {θ⁽ᵗ⁻¹⁾, θ̃⁽ᵗ⁾, α⁽ᵗ⁾}).
+    projection : {"exact", "alternating"}, default="exact"
+        Projection onto A: exact (:func:`~kreinbench.methods.projection.project_box_hyperplane`)
+        or the paper's 10 alternating clip/hyperplane projections.  The alternating one leaves no
+        exact zero in α, so it forfeits the low-rank speed-up (every point is a "support vector").
+    fit_intercept : bool, default=True
+        Exact version: keep the bias (αᵀy = 0 in A, b from the KKT conditions on free support
+        vectors).  False drops both, as in problem (17).
+    max_iter, tol : int, float, default=2000, 1e-4
+        t_max and ε of the stopping rule ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ ε.
+    extension : {"reciprocal", "knn"}, default="reciprocal"
+        Out-of-sample extension of F (eq. (12), or the k-NN baselines of Fig. 7).
+    n_neighbors : int, default=1
+        k of ``extension="knn"``.
+    max_rank : int or None, default=None
+        Reciprocal extension only: count only mutual ``max_rank``-nearest pairs (fallback: the
+        nearest training point); None is eq. (12) as printed.
+    random_state : int or None
+        Seed of k-means.
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (n,)
+        Dual variables (Nesterov's θ of the last iteration).
+    intercept_ : float
+    F_ : ndarray of shape (n, n)
+        The learned adaptive matrix (built on access from its low-rank factors).  Partitioned:
+        the paper's block-diagonal F̄ = diag(F^(1,1), …, F^(v,v)).
+    rank_F_ : int
+        rank(F) (partitioned: Σ_c rank F^(c,c)).
+    eta_ : float
+    objective_ : float
+        h(α_) (partitioned: Σ_c h_c(α_c)).
+    history_ : list of dict
+        Per iteration (0 = α⁽⁰⁾ = 0): ``objective`` h(α⁽ᵗ⁾) = H(α⁽ᵗ⁾, F(α⁽ᵗ⁾)), ``step_norm``
+        ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂, ``elapsed``.
+    n_iter_ : int
+    converged_ : bool
+    lipschitz_ : float (exact version)
+    cluster_labels_ : ndarray of shape (n,) (partitioned version)
+    classes_ : ndarray of shape (2,)
+    """
+
+    needs_features = True
+
+    def __init__(self, *, C=1.0, eta="svm", tau=0.01, n_clusters=None, solver="nesterov", monotone=False,
+                 projection="exact", fit_intercept=True, max_iter=2000, tol=1e-4, extension="reciprocal",
+                 n_neighbors=1, max_rank=None, random_state=None):
+        self.C = C
+        self.eta = eta
+        self.tau = tau
+        self.n_clusters = n_clusters
+        self.solver = solver
+        self.monotone = monotone
+        self.projection = projection
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.extension = extension
+        self.n_neighbors = n_neighbors
+        self.max_rank = max_rank
+        self.random_state = random_state
+
+    def _validated(self) -> dict:
+        if not isinstance(self.monotone, (bool, np.bool_)):
+            raise KreinbenchError(f"parameter monotone must be True or False, got {self.monotone!r}")
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise KreinbenchError(f"parameter fit_intercept must be True or False, got {self.fit_intercept!r}")
+        if not (isinstance(self.eta, str) or isinstance(self.eta, numbers.Real)):
+            raise KreinbenchError(f"parameter eta must be a positive number or one of {sorted(ETA_RULES)}, "
+                                  f"got {self.eta!r}")
+        return {
+            "C": check_positive("C", self.C),
+            "tau": check_positive("tau", self.tau, allow_zero=True),
+            "n_clusters": None if self.n_clusters is None else check_int("n_clusters", self.n_clusters, minimum=1),
+            "solver": check_choice("solver", self.solver, SOLVERS),
+            "monotone": bool(self.monotone),
+            "projection": check_choice("projection", self.projection, PROJECTIONS),
+            "fit_intercept": bool(self.fit_intercept),
+            "max_iter": check_int("max_iter", self.max_iter, minimum=1),
+            "tol": check_positive("tol", self.tol, allow_zero=True),
+            "extension": check_choice("extension", self.extension, EXTENSIONS),
+            "n_neighbors": check_int("n_neighbors", self.n_neighbors, minimum=1),
+            "max_rank": None if self.max_rank is None else check_int("max_rank", self.max_rank, minimum=1),
+        }
+
+    # -- fitting ----------------------------------------------------------------------------
+    def fit(self, K, y, X):
+        """Fit on the train kernel ``K`` (n, n), labels ``y`` (two classes) and features ``X`` (n, d)."""
+        p = self._validated()
+        K, y_pm, self.classes_ = check_train_kernel(K, y)
+        self.X_fit_ = check_features(X, K.shape[0], "X")
+        if p["n_clusters"] is not None and p["n_clusters"] > K.shape[0]:
+            raise KreinbenchError(f"parameter n_clusters={p['n_clusters']} exceeds the {K.shape[0]} training points")
+        self.eta_ = resolve_eta(self.eta, p["C"], K, y_pm)
+        if p["n_clusters"] is None:
+            self._fit_exact(K, y_pm, p)
+        else:
+            self._fit_partitioned(K, y_pm, p)
+        if not self.converged_:
+            last = self.history_[-1]["step_norm"]
+            warnings.warn(f"DANK {p['solver']} stopped at max_iter={p['max_iter']} with "
+                          f"||alpha(t) - alpha(t-1)|| = {last:.3g} > tol={p['tol']:g}", ConvergenceWarning, stacklevel=2)
+        return self
+
+    def _fit_exact(self, K, y, p) -> None:
+        sol = solve_dank(K, y, C=p["C"], eta=self.eta_, tau=p["tau"], fit_intercept=p["fit_intercept"],
+                         solver=p["solver"], monotone=p["monotone"], projection=p["projection"],
+                         max_iter=p["max_iter"], tol=p["tol"])
+        self.alpha_, self.intercept_, self.objective_ = sol.alpha, sol.intercept, sol.objective
+        self._F = sol.F
+        self.rank_F_ = sol.F.rank
+        self.lipschitz_ = sol.lipschitz
+        self.history_, self.n_iter_, self.converged_ = sol.result.history, sol.result.n_iter, sol.result.converged
+
+    def _fit_partitioned(self, K, y, p) -> None:
+        self.kmeans_ = partition(self.X_fit_, p["n_clusters"], self.random_state)
+        self.cluster_labels_ = self.kmeans_.labels_
+        self._clusters = []
+        alpha = np.zeros(y.size)
+        for c in range(p["n_clusters"]):
+            idx = np.flatnonzero(self.cluster_labels_ == c)
+            sol = solve_cluster(K[np.ix_(idx, idx)], y[idx], C=p["C"], eta=self.eta_, solver=p["solver"],
+                                monotone=p["monotone"], max_iter=p["max_iter"], tol=p["tol"],
+                                name=f"DANK cluster {c}")
+            alpha[idx] = sol.alpha
+            self._clusters.append((idx, sol))
+        solutions = [sol for _, sol in self._clusters]
+        self.alpha_, self.intercept_ = alpha, 0.0
+        self.objective_ = float(sum(s.objective for s in solutions))
+        self.rank_F_ = int(sum(s.F.rank for s in solutions))
+        self.history_ = merged_history(solutions)
+        self.n_iter_ = max(s.result.n_iter for s in solutions)
+        self.converged_ = all(s.result.converged for s in solutions)
+
+    @property
+    def F_(self) -> np.ndarray:
+        if not hasattr(self, "_clusters"):
+            return self._F.dense()
+        F = np.zeros((self.alpha_.size, self.alpha_.size))
+        for idx, sol in self._clusters:
+            F[np.ix_(idx, idx)] = sol.F.dense()
+        return F
+
+    # -- prediction -------------------------------------------------------------------------
+    def _indices(self, X_train, X_test) -> np.ndarray:
+        return extension_indices(X_train, X_test, method=self.extension, n_neighbors=self.n_neighbors,
+                                 max_rank=self.max_rank)
+
+    def decision_function(self, K_cross, X_test):
+        """Σᵢ αᵢ yᵢ F'_ij K(xᵢ, x'_j) + b for a cross-kernel (n_test, n_train) and features (n_test, d)."""
+        K_cross = check_cross_kernel(K_cross, self.alpha_.size)
+        X_test = check_features(X_test, K_cross.shape[0], "X_test")
+        if not hasattr(self, "_clusters"):
+            F = self._F
+            idx = self._indices(self.X_fit_, X_test)
+            return extended_scores(F, K_cross[:, F.support], idx) + self.intercept_
+        scores = np.zeros(K_cross.shape[0])
+        assigned = self.kmeans_.predict(X_test)
+        for c, (idx, sol) in enumerate(self._clusters):
+            rows = np.flatnonzero(assigned == c)
+            if rows.size == 0:
+                continue
+            local = self._indices(self.X_fit_[idx], X_test[rows])
+            K_block = K_cross[np.ix_(rows, idx[sol.F.support])]
+            scores[rows] = extended_scores(sol.F, K_block, local)
+        return scores

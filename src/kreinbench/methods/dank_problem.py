@@ -1,0 +1,85 @@
+"""DANK-SVM's dual problem (5): its oracle h(α), ∇h(α), its Lipschitz constants, and one solve.
+
+    h(α) = min_{F ⪰ 0} H(α, F),  H = 1ᵀα − ½αᵀY(F ⊙ K)Yα + η‖F − 11ᵀ‖²_F + τη‖F‖_*,
+
+attained at F(α) = J_{τ/2}(11ᵀ + Γ(α)) (:class:`AdaptiveMatrix` with v = y ⊙ α), and by Danskin's
+theorem ∇h(α) = 1 − Y(F(α) ⊙ K)Yα (eq. (26)).  The k-means subproblems (18) are the same problem
+with τ = 0 and no bias (A is the box alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse.linalg import eigsh
+
+from kreinbench.methods.dank_adaptive import AdaptiveMatrix
+from kreinbench.methods.dank_solver import (
+    AscentResult,
+    Evaluation,
+    kkt_intercept,
+    make_projection,
+    nesterov_ascent,
+    projected_gradient_ascent,
+)
+
+SOLVERS = {"nesterov", "pg"}
+PROJECTIONS = {"exact", "alternating"}
+
+
+def dank_evaluate(K: np.ndarray, y: np.ndarray, eta: float, tau: float):
+    """The oracle α ↦ (h(α), ∇h(α), F(α))."""
+
+    def evaluate(alpha: np.ndarray) -> Evaluation:
+        v = y * alpha
+        F = AdaptiveMatrix(K, v, eta, tau)
+        g = F.hadamard_times_v()
+        value = float(alpha.sum() - 0.5 * v @ g + F.penalty(eta, tau))
+        return Evaluation(value, 1.0 - y * g, F)
+
+    return evaluate
+
+
+def nesterov_lipschitz(K: np.ndarray, C: float, eta: float) -> float:
+    """L = n + 3nC²‖K‖²_F/(4η) of Theorem 4 (Algorithm 1's input)."""
+    n = K.shape[0]
+    return n + 3.0 * n * C**2 * float(np.sum(K * K)) / (4.0 * eta)
+
+
+def pg_lipschitz(K: np.ndarray, C: float, eta: float, tau: float) -> float:
+    """L = n − τ/2 + nC²λ_max(K)/(4η), the step of the projected gradient baseline (eq. (16))."""
+    n = K.shape[0]
+    if n > 2:
+        lam_max = float(eigsh(K, k=1, which="LA", return_eigenvectors=False)[0])
+    else:
+        lam_max = float(np.linalg.eigvalsh(K)[-1])
+    return n - 0.5 * tau + n * C**2 * max(lam_max, 0.0) / (4.0 * eta)
+
+
+@dataclass
+class DankSolution:
+    alpha: np.ndarray
+    F: AdaptiveMatrix
+    intercept: float
+    objective: float
+    result: AscentResult
+    lipschitz: float
+
+
+def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection, max_iter, tol,
+               name="DANK") -> DankSolution:
+    """Maximize h over A = {yᵀα = 0, 0 ≤ α ≤ C} (or over the box when ``fit_intercept`` is False)."""
+    n = y.size
+    evaluate = dank_evaluate(K, y, eta, tau)
+    project = make_projection(projection, y if fit_intercept else None, C)
+    if solver == "nesterov":
+        L = nesterov_lipschitz(K, C, eta)
+        res = nesterov_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,
+                              monotone=monotone, name=name)
+    else:
+        L = pg_lipschitz(K, C, eta, tau)
+        res = projected_gradient_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,
+                                        name=name)
+    b = kkt_intercept(res.evaluation.grad, y, res.x, C) if fit_intercept else 0.0
+    return DankSolution(res.x, res.evaluation.state, b, res.evaluation.value, res, L)

@@ -1,0 +1,270 @@
+"""DANK classifier: adaptive matrix, solvers, SVM limit, partitioned version, out-of-sample extension."""
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods.base import ConvergenceWarning
+from kreinbench.methods.dank import DANK
+from kreinbench.methods.dank_adaptive import AdaptiveMatrix
+from kreinbench.methods.dank_problem import dank_evaluate
+from kreinbench.methods.neighbours import extension_indices, reciprocal_neighbours
+from reference import project_bisection
+
+
+def gaussian(A, B, sigma=1.0):
+    return np.exp(-((A[:, None, :] - B[None, :, :]) ** 2).sum(-1) / (2 * sigma**2))
+
+
+@pytest.fixture(scope="module")
+def blobs():
+    rng = np.random.default_rng(7)
+    n, m = 30, 20
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + 0.7 * rng.normal(size=n) > 0, 1, -1)
+    X_test = rng.normal(size=(m, 2))
+    return X, y, X_test, gaussian(X, X), gaussian(X_test, X)
+
+
+# -- independent references -------------------------------------------------------------------
+def dense_F(K, v, eta, tau):
+    lam, V = np.linalg.eigh(np.ones_like(K) + np.outer(v, v) * K / (4 * eta))
+    return (V * np.maximum(lam - tau / 2, 0)) @ V.T
+
+
+def H(alpha, F, K, y, eta, tau):
+    """H(α, F) of problem (5), nuclear norm from the singular values."""
+    v = y * alpha
+    nuc = np.sum(np.linalg.svd(F, compute_uv=False))
+    return alpha.sum() - 0.5 * v @ (F * K) @ v + eta * np.sum((F - 1) ** 2) + tau * eta * nuc
+
+
+def h_and_grad(alpha, K, y, eta, tau):
+    F = dense_F(K, y * alpha, eta, tau)
+    return H(alpha, F, K, y, eta, tau), 1 - y * ((F * K) @ (y * alpha))
+
+
+def fista_max(K, y, C, eta, tau, box_only=False, iters=5000):
+    """Accelerated projected gradient ascent with gradient restarts (independent of the package)."""
+    n = y.size
+    L = n + 3 * n * C**2 * np.sum(K * K) / (4 * eta)
+    x = z = np.zeros(n)
+    t = 1.0
+    for _ in range(iters):
+        _, g = h_and_grad(z, K, y, eta, tau)
+        x_new = project_bisection(z + g / L, y, C, box_only)
+        if np.linalg.norm(x_new - x) < 1e-13:
+            break
+        if g @ (x_new - x) < 0:  # the momentum points downhill: restart
+            t, z = 1.0, x
+            continue
+        t_new = 0.5 * (1 + np.sqrt(1 + 4 * t * t))
+        z = x_new + (t - 1) / t_new * (x_new - x)
+        x, t = x_new, t_new
+    return h_and_grad(x, K, y, eta, tau)[0], x
+
+
+# -- the adaptive matrix -----------------------------------------------------------------------
+def test_adaptive_matrix_is_the_exact_minimizer_of_H(blobs):
+    X, y, _, K, _ = blobs
+    rng = np.random.default_rng(0)
+    alpha = np.zeros(y.size)
+    support = rng.choice(y.size, 8, replace=False)
+    alpha[support] = rng.uniform(0.1, 1.0, 8)
+    eta, tau = 0.05, 0.5
+    F = AdaptiveMatrix(K, y * alpha, eta, tau)
+    F_ref = dense_F(K, y * alpha, eta, tau)
+    np.testing.assert_allclose(F.dense(), F_ref, atol=1e-12)
+    assert F.rank == np.sum(np.linalg.eigvalsh(F_ref) > 1e-9) and F.rank <= 1 + support.size
+    np.testing.assert_allclose(F.hadamard_times_v(), (F_ref * K) @ (y * alpha), atol=1e-12)
+    value = H(alpha, F_ref, K, y, eta, tau)
+    np.testing.assert_allclose(alpha.sum() - 0.5 * (y * alpha) @ F.hadamard_times_v() + F.penalty(eta, tau),
+                               value, rtol=1e-12)
+    for scale in (1e-1, 1e-3):
+        for _ in range(20):
+            E = rng.normal(size=K.shape)
+            lam, V = np.linalg.eigh(F_ref + scale * (E + E.T))
+            F_pert = (V * np.maximum(lam, 0)) @ V.T  # any other point of the PSD cone
+            assert H(alpha, F_pert, K, y, eta, tau) >= value - 1e-12
+
+
+def test_gradient_of_h_matches_finite_differences(blobs):
+    X, y, _, K, _ = blobs
+    rng = np.random.default_rng(1)
+    alpha = rng.uniform(0.0, 1.0, y.size)
+    evaluate = dank_evaluate(K, y.astype(float), 0.05, 0.3)
+    grad = evaluate(alpha).grad
+    step = 1e-6
+    for i in rng.choice(y.size, 6, replace=False):
+        e = np.zeros(y.size)
+        e[i] = step
+        fd = (evaluate(alpha + e).value - evaluate(alpha - e).value) / (2 * step)
+        assert abs(fd - grad[i]) <= 1e-6 * max(1.0, abs(grad[i]))
+
+
+# -- solvers -------------------------------------------------------------------------------------
+# C and η where F is far from 11ᵀ (rank > 3) yet the paper's L is small enough for a quick test.
+C_TEST, ETA_TEST, TAU_TEST = 0.5, 5.0, 0.01
+
+
+@pytest.fixture(scope="module")
+def h_star(blobs):
+    X, y, _, K, _ = blobs
+    return fista_max(K, y.astype(float), C_TEST, ETA_TEST, TAU_TEST)[0]
+
+
+@pytest.mark.parametrize("solver,monotone", [("nesterov", False), ("nesterov", True), ("pg", False)])
+def test_dank_reaches_the_optimum_of_an_independent_accelerated_solver(blobs, h_star, solver, monotone):
+    X, y, _, K, _ = blobs
+    y_pm = y.astype(float)
+    est = DANK(C=C_TEST, eta=ETA_TEST, tau=TAU_TEST, solver=solver, monotone=monotone, max_iter=3000,
+               tol=1e-9).fit(K, y, X)
+    assert abs(est.objective_ - h_star) <= 1e-6 * abs(h_star)
+    # objective_ is h at the returned point, recomputed here with dense linear algebra
+    np.testing.assert_allclose(h_and_grad(est.alpha_, K, y_pm, ETA_TEST, TAU_TEST)[0], est.objective_, rtol=1e-10)
+    assert abs(y_pm @ est.alpha_) < 1e-10 and est.alpha_.min() >= 0 and est.alpha_.max() <= C_TEST
+    # F is far from the SVM's 11ᵀ here: the test is about DANK, not the SVM limit
+    assert est.rank_F_ > 3
+
+
+def test_paper_defaults_stop_by_the_step_rule_and_log_history(blobs):
+    X, y, X_test, K, K_test = blobs
+    est = DANK(C=1.0, eta="svm").fit(K, y, X)
+    h = est.history_
+    assert [r["iteration"] for r in h] == list(range(est.n_iter_ + 1))
+    assert all({"iteration", "objective", "step_norm", "elapsed"} <= set(r) for r in h)
+    assert est.converged_ == (h[-1]["step_norm"] <= 1e-4)
+    svm = SVC(C=1.0, kernel="precomputed").fit(K, y)
+    np.testing.assert_allclose(est.eta_, np.sum(svm.dual_coef_**2))
+    assert est.score(K_test, np.sign(X_test[:, 0]), X_test) > 0.6
+
+
+def test_infinite_eta_is_the_svm(blobs):
+    """η → ∞: F → J_{τ/2}(11ᵀ) = (1 − τ/(2n))11ᵀ, so DANK is the SVM on (1 − τ/(2n))K."""
+    X, y, X_test, K, K_test = blobs
+    tau, n = 0.01, y.size
+    shrink = 1 - tau / (2 * n)
+    svc = SVC(C=1.0, kernel="precomputed", tol=1e-12).fit(shrink * K, y)
+    est = DANK(C=1.0, eta=1e12, tau=tau, max_iter=50000, tol=1e-13).fit(K, y, X)
+    np.testing.assert_allclose(est.decision_function(K_test, X_test), svc.decision_function(shrink * K_test),
+                               atol=1e-6)
+    np.testing.assert_array_equal(est.predict(K_test, X_test), svc.predict(shrink * K_test))
+    assert est.rank_F_ == 1
+
+
+def test_alternating_projection_is_the_papers_approximation(blobs, h_star):
+    X, y, _, K, _ = blobs
+    alt = DANK(C=C_TEST, eta=ETA_TEST, tau=TAU_TEST, projection="alternating").fit(K, y, X)
+    assert abs(y @ alt.alpha_) < 1e-10  # each round ends on the hyperplane ...
+    assert alt.alpha_.min() > -0.05 * C_TEST and alt.alpha_.max() < 1.05 * C_TEST  # ... near the box
+    # ten rounds do not reach the projection, so the ascent stalls below the optimum of (5)
+    assert 0.8 * h_star <= alt.objective_ <= h_star + 1e-9
+
+
+# -- partitioned version -------------------------------------------------------------------------
+def test_one_cluster_equals_exact_dank_without_bias_and_nuclear_norm(blobs):
+    X, y, X_test, K, K_test = blobs
+    h_box, _ = fista_max(K, y.astype(float), C_TEST, ETA_TEST, 0.0, box_only=True)
+    part = DANK(C=C_TEST, eta=ETA_TEST, n_clusters=1, max_iter=3000, tol=1e-9, random_state=0).fit(K, y, X)
+    exact = DANK(C=C_TEST, eta=ETA_TEST, tau=0.0, fit_intercept=False, max_iter=3000, tol=1e-9).fit(K, y, X)
+    assert abs(part.objective_ - h_box) <= 1e-6 * abs(h_box)
+    np.testing.assert_allclose(part.alpha_, exact.alpha_, atol=1e-12)
+    np.testing.assert_allclose(part.decision_function(K_test, X_test), exact.decision_function(K_test, X_test),
+                               atol=1e-12)
+    assert part.intercept_ == 0.0 and part.rank_F_ == exact.rank_F_
+
+
+def test_partition_solves_problem_19_with_the_block_diagonal_kernel(blobs):
+    """Lemma 5: the concatenated cluster solutions maximize h̄ for K̄ = K on same-cluster pairs, 0 elsewhere."""
+    X, y, _, K, _ = blobs
+    part = DANK(C=C_TEST, eta=ETA_TEST, n_clusters=3, max_iter=3000, tol=1e-9, random_state=0).fit(K, y, X)
+    same = part.cluster_labels_[:, None] == part.cluster_labels_[None, :]
+    K_bar = np.where(same, K, 0.0)
+    h_bar, alpha_bar = fista_max(K_bar, y.astype(float), C_TEST, ETA_TEST, 0.0, box_only=True)
+    np.testing.assert_allclose(part.alpha_, alpha_bar, atol=1e-4)
+    # K PSD: (19)'s minimizer 11ᵀ + Γ̄ has off-block entries 1 and ‖F − 11ᵀ‖² = Σ_c ‖Γ_c‖², so h̄ = Σ_c h_c
+    np.testing.assert_allclose(h_bar, part.objective_, rtol=1e-6)
+    # F_ is the paper's block-diagonal F̄: cluster blocks J_0(11ᵀ + Γ_c), zeros elsewhere
+    F = part.F_
+    assert np.all(F[~same] == 0.0)
+    y_pm = np.where(y > 0, 1.0, -1.0)
+    for c in range(3):
+        idx = np.flatnonzero(part.cluster_labels_ == c)
+        block = dense_F(K[np.ix_(idx, idx)], y_pm[idx] * part.alpha_[idx], ETA_TEST, 0.0)
+        np.testing.assert_allclose(F[np.ix_(idx, idx)], block, atol=1e-10)
+
+
+# -- out-of-sample extension ---------------------------------------------------------------------
+def brute_force_reciprocal(X, X_test):
+    n, m = len(X), len(X_test)
+    D = np.linalg.norm(X[:, None] - X_test[None], axis=-1)
+    best = []
+    for j in range(m):
+        scores = []
+        for i in range(n):
+            r = 1 + np.sum(D[i] < D[i, j])   # rank of x'_j among test points seen from x_i
+            s = 1 + np.sum(D[:, j] < D[i, j])  # rank of x_i among training points seen from x'_j
+            scores.append((1.0 / (r * s), -D[i, j], -i))
+        best.append(max(scores)[2] * -1)
+    return np.array(best)
+
+
+def test_reciprocal_neighbours_follow_equation_12():
+    rng = np.random.default_rng(3)
+    X, X_test = rng.normal(size=(25, 3)), rng.normal(size=(15, 3))
+    np.testing.assert_array_equal(reciprocal_neighbours(X, X_test), brute_force_reciprocal(X, X_test))
+    # only mutual nearest pairs: a pair exists iff j is i's nearest test point and i is j's nearest
+    D = np.linalg.norm(X[:, None] - X_test[None], axis=-1)
+    mutual = reciprocal_neighbours(X, X_test, max_rank=1)
+    for j, i in enumerate(mutual):
+        assert i == np.argmin(D[:, j])  # a mutual pair or the 1-NN fallback: both are the nearest point
+    knn = extension_indices(X, X_test, method="knn", n_neighbors=5)
+    np.testing.assert_array_equal(knn, np.argsort(D.T, axis=1)[:, :5])
+
+
+def test_extension_on_the_training_points_gives_the_training_decision(blobs):
+    X, y, _, K, _ = blobs
+    est = DANK(C=C_TEST, eta=ETA_TEST).fit(K, y, X)
+    v = np.where(y == est.classes_[1], 1.0, -1.0) * est.alpha_
+    expected = (est.F_ * K) @ v + est.intercept_
+    for kwargs in ({"extension": "reciprocal"}, {"extension": "knn", "n_neighbors": 1}):
+        est.extension = kwargs["extension"]
+        np.testing.assert_allclose(est.decision_function(K, X), expected, atol=1e-12)
+
+
+def test_knn_extension_averages_neighbour_columns(blobs):
+    X, y, X_test, K, K_test = blobs
+    est = DANK(C=C_TEST, eta=ETA_TEST, extension="knn", n_neighbors=5).fit(K, y, X)
+    F = est.F_
+    nn = np.argsort(np.linalg.norm(X_test[:, None] - X[None], axis=-1), axis=1)[:, :5]
+    F_test = F[:, nn].mean(axis=2)  # (n, m)
+    v = np.where(y == est.classes_[1], 1.0, -1.0) * est.alpha_
+    np.testing.assert_allclose(est.decision_function(K_test, X_test), (F_test.T * K_test) @ v + est.intercept_,
+                               atol=1e-12)
+
+
+# -- validation ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("kwargs,name", [({"C": -1.0}, "C"), ({"eta": "huge"}, "eta"), ({"tau": -0.1}, "tau"),
+                                         ({"solver": "newton"}, "solver"), ({"n_clusters": 0}, "n_clusters"),
+                                         ({"projection": "approx"}, "projection"), ({"max_iter": 0}, "max_iter")])
+def test_bad_parameters_are_named(blobs, kwargs, name):
+    X, y, _, K, _ = blobs
+    with pytest.raises(KreinbenchError, match=name):
+        DANK(**kwargs).fit(K, y, X)
+
+
+def test_features_must_match_the_kernel(blobs):
+    X, y, _, K, K_test = blobs
+    with pytest.raises(KreinbenchError, match="X must have shape"):
+        DANK().fit(K, y, X[:-1])
+    est = DANK(C=C_TEST, eta=ETA_TEST).fit(K, y, X)
+    with pytest.raises(KreinbenchError, match="X_test"):
+        est.decision_function(K_test, X[:3])
+
+
+def test_iteration_limit_warns(blobs):
+    X, y, _, K, _ = blobs
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        est = DANK(eta=1.0, max_iter=3).fit(K, y, X)
+    assert not est.converged_ and est.n_iter_ == 3
