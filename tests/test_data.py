@@ -1,6 +1,7 @@
 import bz2
 import gzip
 import json
+import re
 from pathlib import Path
 
 import h5py
@@ -433,3 +434,10 @@ def test_paper_values_and_table_join():
     assert table.loc[0, "mu_max_paper"] == 94.077 and np.isnan(table.loc[1, "mu_max_paper"])
     markdown = paper_tables.table2_markdown(table, {"type": "tl1", "tau_factor": 0.7})
     assert "| monks1 (`monks1`) | 6 (6) | 124 (124) | 62 | -2 (-2.094) | 93 (94.08) |" in markdown
+
+
+def test_readme_lists_every_registry_dataset():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("\n## Datasets\n")[1].split("\n## ")[0]
+    listed = set(re.findall(r"^\| `([^`]+)` \|", section, flags=re.MULTILINE))
+    assert listed == set(load_registry(None))
