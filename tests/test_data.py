@@ -153,7 +153,7 @@ def test_truncated_split_file_is_a_clear_error(tmp_path, load_split):
 def test_datasets_without_offline_copy_are_marked_as_needing_download():
     registry = load_registry()
     assert {n for n, s in registry.items() if s.needs_download} == {
-        "splice", "usps-3v5", "covtype", "pyrim", "space_ga", "triazines", "mg"}
+        "splice", "usps-3v5", "covtype", "pyrim", "space_ga", "triazines", "mg", "yale-b"}
     assert {s.task for s in registry.values()} == {"binary", "multiclass", "regression"}
 
 

@@ -6,6 +6,10 @@ import scipy.linalg
 from sklearn.datasets import load_digits
 
 from kreinbench import spd
+from kreinbench.data.fetch import fetch_dataset
+from kreinbench.data.parse import parse_dataset
+from kreinbench.data.registry import get_dataset
+from kreinbench.data.split import split_dataset
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_matrices, resolve_params, spd_kernel
 
@@ -52,19 +56,19 @@ def test_ridge_is_relative_to_the_trace():
         np.testing.assert_allclose(b - a, 0.01 * np.trace(a) / 9 * np.eye(9), atol=1e-12)
 
 
+def pair_kernel(kind, S1, S2, sigma):
+    """k(S1, S2) = exp(-d^2 / sigma^2) with d from scipy's general-purpose logm and sqrtm."""
+    if kind == "log-euclidean":
+        D = scipy.linalg.logm(S1) - scipy.linalg.logm(S2)
+    else:
+        A = np.linalg.inv(scipy.linalg.sqrtm(S1))
+        D = scipy.linalg.logm(A @ S2 @ A)
+    return np.exp(-np.linalg.norm(D, "fro") ** 2 / sigma**2)
+
+
 def loop_kernel(kind, images, sigma):
     S = spd.region_covariances(images)
-    n = len(S)
-    K = np.empty((n, n))
-    for i in range(n):
-        for j in range(n):
-            if kind == "log-euclidean":
-                D = scipy.linalg.logm(S[i]) - scipy.linalg.logm(S[j])
-            else:
-                A = np.linalg.inv(scipy.linalg.sqrtm(S[i]))
-                D = scipy.linalg.logm(A @ S[j] @ A)
-            K[i, j] = np.exp(-np.linalg.norm(D, "fro") ** 2 / sigma**2)
-    return K
+    return np.array([[pair_kernel(kind, S_i, S_j, sigma) for S_j in S] for S_i in S])
 
 
 # scipy's logm reports its (tiny, ~1e-12) error estimate as a warning.
@@ -126,3 +130,51 @@ def test_bad_image_shapes_are_named(spec, n_features, message):
 def test_flat_image_without_ridge_is_refused():
     with pytest.raises(KreinbenchError, match="not positive definite.*ridge"):
         spd_kernel("affine-invariant", np.zeros((2, 16)), sigma=1.0, shape=(4, 4), ridge=0.0)
+
+
+# --- the registry's digits-3v8 through the pipeline's stages ---------------------------------
+
+@pytest.fixture(scope="module")
+def digits_3v8_split(tmp_path_factory):
+    """fetch -> parse -> split of the registry entry, as the `split` stage runs them (offline)."""
+    spec = get_dataset("digits-3v8")
+    raw = tmp_path_factory.mktemp("digits-3v8")
+    manifest = fetch_dataset(spec, raw / "manifest.json")
+    data = parse_dataset(spec, raw, [f["file"] for f in manifest["files"]])
+    return split_dataset(data, spec.split, dataset="digits-3v8", rep=1, base_seed=0)
+
+
+def stage_kernels(split, kind, sigma):
+    params = resolve_params({"type": kind, "sigma": sigma, "image_shape": [8, 8]}, split.X_train.shape[1])
+    return kernel_matrices(params, split.X_train, split.X_test)
+
+
+def descriptor(row, ridge=spd.DEFAULT_RIDGE):
+    """Region covariance of one flattened 8 x 8 image from the per-pixel loop and np.cov."""
+    C = np.cov(loop_features(row.reshape(8, 8)), rowvar=False)
+    return C + ridge * np.trace(C) / 9 * np.eye(9)
+
+
+# sigma = 10: the Affine-Invariant kernel's negative eigenvalues are ~3e-5 of its largest (its
+# lambda_min is ~ -5e-3), where the Log-Euclidean one at the same sigma stays positive definite.
+SIGMA = 10.0
+
+
+def test_on_real_digits_log_euclidean_is_psd_and_affine_invariant_indefinite(digits_3v8_split):
+    assert digits_3v8_split.attrs["scaling"] == "none" and digits_3v8_split.X_train.max() == 16
+    le = np.linalg.eigvalsh(stage_kernels(digits_3v8_split, "log-euclidean", SIGMA)[0])
+    ai = np.linalg.eigvalsh(stage_kernels(digits_3v8_split, "affine-invariant", SIGMA)[0])
+    assert le[0] >= -1e-8 * le[-1]
+    assert ai[0] < -1e-6 * ai[-1]
+
+
+@pytest.mark.filterwarnings("ignore:logm result may be inaccurate:RuntimeWarning")
+@pytest.mark.parametrize("kind", spd.SPD_KERNELS)
+def test_stage_kernels_on_digits_match_direct_per_pair_values(digits_3v8_split, kind):
+    split = digits_3v8_split
+    K, K_test = stage_kernels(split, kind, SIGMA)
+    for i, j in [(0, 1), (5, 77), (120, 3), (42, 42)]:
+        S_i = descriptor(split.X_train[i])
+        assert abs(K[i, j] - pair_kernel(kind, S_i, descriptor(split.X_train[j]), SIGMA)) < 1e-8
+        # The cross-kernel's rows are test points, its columns training points.
+        assert abs(K_test[j, i] - pair_kernel(kind, descriptor(split.X_test[j]), S_i, SIGMA)) < 1e-8

@@ -58,6 +58,10 @@ def _second_derivative(I: np.ndarray, axis: int) -> np.ndarray:
     return 2.0 * I - P.take(range(2, n + 2), axis=axis) - P.take(range(0, n), axis=axis)
 
 
+# Float64 elements of one chunk of per-pixel features (64 MB).
+CHUNK_ELEMENTS = 1 << 23
+
+
 def pixel_features(images: np.ndarray) -> np.ndarray:
     """The (N, h·w, 9) per-pixel feature vectors of a stack of images (N, h, w)."""
     images = np.asarray(images, dtype=np.float64)
@@ -76,9 +80,16 @@ def region_covariances(images: np.ndarray, *, ridge: float = DEFAULT_RIDGE) -> n
     """The (N, 9, 9) covariance descriptors (unbiased, 1/(h·w − 1)) plus ``ridge · tr(C)/9 · I``."""
     if ridge < 0:
         raise KreinbenchError(f"kernel parameter ridge must be >= 0, got {ridge!r}")
-    Z = pixel_features(images)
-    Z = Z - Z.mean(axis=1, keepdims=True)
-    C = np.einsum("npi,npj->nij", Z, Z) / (Z.shape[1] - 1)
+    images = np.asarray(images)
+    N, h, w = images.shape
+    C = np.empty((N, N_DESCRIPTOR_FEATURES, N_DESCRIPTOR_FEATURES))
+    # The per-pixel features take 9·h·w floats per image (2.3 MB for a 192 × 168 face), so large
+    # image sets are processed in chunks of bounded memory.
+    chunk = max(1, CHUNK_ELEMENTS // (N_DESCRIPTOR_FEATURES * h * w))
+    for start in range(0, N, chunk):
+        Z = pixel_features(images[start:start + chunk])
+        Z -= Z.mean(axis=1, keepdims=True)
+        C[start:start + chunk] = np.einsum("npi,npj->nij", Z, Z) / (h * w - 1)
     trace = np.trace(C, axis1=1, axis2=2)
     C += (ridge * trace / N_DESCRIPTOR_FEATURES)[:, None, None] * np.eye(N_DESCRIPTOR_FEATURES)
     return C

@@ -1,8 +1,9 @@
 """Parse raw files into a numeric feature matrix and labels, with errors that say where.
 
 Formats (``parser.format``): ``delimited`` (CSV/TSV/whitespace, optional header, quoted cells),
-``arff`` (numeric attributes) and ``libsvm`` (sparse ``label index:value``). Files ending in
-``.gz`` or ``.bz2`` are decompressed on the fly. Labels become +1/-1 (binary), class indices
+``arff`` (numeric attributes), ``libsvm`` (sparse ``label index:value``) and ``pgm-archive`` (a zip
+or tar archive of binary PGM images, one row per image). Files ending in ``.gz`` or ``.bz2`` are
+decompressed on the fly. Labels become +1/-1 (binary), class indices
 0..k-1 (multiclass) or floats (regression).
 """
 
@@ -12,7 +13,10 @@ import bz2
 import csv
 import gzip
 import math
+import re
 import shlex
+import tarfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -221,7 +225,88 @@ def parse_libsvm(spec: DatasetSpec, path: Path, raw: RawFile, where: str) -> _Ra
     return _RawTable(names=[f"x{c + 1}" for c in keep], labels=labels, X=X[:, keep], lines=lines, label_column=1)
 
 
-_PARSERS = {"delimited": parse_delimited, "arff": parse_arff, "libsvm": parse_libsvm}
+def _archive_members(path: Path, where: str, wanted) -> list[tuple[str, bytes]]:
+    """(name, bytes) of the regular files of a zip or tar (optionally compressed) archive whose
+    name ``wanted(name)`` accepts, sorted by name; the others are never read."""
+    try:
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                return sorted((info.filename, archive.read(info)) for info in archive.infolist()
+                              if not info.is_dir() and wanted(info.filename))
+        if tarfile.is_tarfile(path):
+            with tarfile.open(path) as archive:
+                return sorted((info.name, archive.extractfile(info).read()) for info in archive
+                              if info.isfile() and wanted(info.name))
+    except (OSError, EOFError, zipfile.BadZipFile, tarfile.TarError) as exc:
+        raise DataError(f"{where}: cannot read the archive ({exc})") from None
+    raise DataError(f"{where}: not a zip or tar archive")
+
+
+# A header field of a netpbm file: whitespace and '#' comments (to the end of the line), then digits.
+_PGM_FIELD = re.compile(rb"(?:\s|#[^\n]*\n)*(\d+)")
+
+
+def read_pgm(data: bytes, where: str) -> np.ndarray:
+    """The pixels of a binary PGM (netpbm ``P5``) image as an (height, width) float array.
+
+    Samples are one byte for maxval < 256, else two bytes, most significant first (netpbm).
+    """
+    if data[:2] != b"P5":
+        raise DataError(f"{where}: not a binary PGM image (magic {data[:2]!r}, expected b'P5')")
+    fields, pos = [], 2
+    for name in ("width", "height", "maxval"):
+        match = _PGM_FIELD.match(data, pos)
+        if match is None:
+            raise DataError(f"{where}: PGM header has no {name}")
+        fields.append(int(match.group(1)))
+        pos = match.end()
+    width, height, maxval = fields
+    # Exactly one whitespace byte separates maxval from the raster.
+    if not data[pos:pos + 1].isspace() or not 0 < maxval < 65536:
+        raise DataError(f"{where}: malformed PGM header (maxval {maxval})")
+    dtype = np.dtype("u1" if maxval < 256 else ">u2")
+    available, needed = len(data) - pos - 1, width * height * dtype.itemsize
+    if available < needed:
+        raise DataError(f"{where}: PGM raster has {available} bytes, a {height} x {width} image needs {needed}")
+    return np.frombuffer(data, dtype, count=width * height, offset=pos + 1).reshape(height, width).astype(float)
+
+
+def _member_label(name: str) -> str:
+    """The label token of an archive member: its innermost directory ('' at the top level)."""
+    parts = name.split("/")
+    return parts[-2] if len(parts) > 1 else ""
+
+
+def parse_pgm_archive(spec: DatasetSpec, path: Path, raw: RawFile, where: str) -> _RawTable:
+    """Every ``*.pgm`` member of a zip or tar archive as one row of pixels (row-major); the label
+    token is the name of the member's directory (e.g. ``yaleB01`` in the cropped Yale B archive).
+
+    Other members (``.info`` files, images renamed ``.bad``) are ignored; all images must have one
+    size. With ``label.others: drop`` images of unlisted classes are not even decompressed: the whole
+    cropped Yale B archive as floats would take 0.6 GB.
+    """
+    mapping = spec.label_map()
+    drop_others = spec.label.get("others") == "drop"
+    members = _archive_members(path, where, lambda name: name.lower().endswith(".pgm") and (
+        not drop_others or _member_label(name) in mapping))
+    if not members:
+        raise DataError(f"{where}: no .pgm images (of the listed classes) in the archive")
+    for name, _ in members:
+        if _member_label(name) not in mapping:
+            raise DataError(f"{where}, member {name!r}: label {_member_label(name)!r} (the image's directory) "
+                            f"does not map (known labels: {sorted(mapping)})")
+    images = [read_pgm(data, f"{where}, member {name!r}") for name, data in members]
+    first = images[0].shape
+    for (name, _), image in zip(members, images):
+        if image.shape != first:
+            raise DataError(f"{where}, member {name!r}: image is {image.shape[0]} x {image.shape[1]}, "
+                            f"{members[0][0]!r} is {first[0]} x {first[1]}")
+    X = np.stack([image.ravel() for image in images])
+    return _RawTable(names=[f"x{c + 1}" for c in range(X.shape[1])], labels=[_member_label(n) for n, _ in members],
+                     X=X, lines=list(range(1, len(members) + 1)))
+
+
+_PARSERS = {"delimited": parse_delimited, "arff": parse_arff, "libsvm": parse_libsvm, "pgm-archive": parse_pgm_archive}
 
 
 def _numeric_key(token: str) -> float | None:

@@ -15,7 +15,7 @@ from kreinbench.errors import DataError
 
 TASKS = {"binary", "multiclass", "regression"}
 SOURCE_TYPES = {"package", "synthetic", "local", "url"}
-PARSER_FORMATS = {"delimited", "arff", "libsvm"}
+PARSER_FORMATS = {"delimited", "arff", "libsvm", "pgm-archive"}
 SPLIT_PROTOCOLS = {"random", "provided"}
 PARTS = {"train", "test"}
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")

@@ -1,4 +1,4 @@
-"""The `split` stage: seeded train/test split and [0, 1] min-max scaling fitted on the train part."""
+"""The `split` stage: seeded train/test split and (by default) [0, 1] min-max scaling fitted on the train part."""
 
 from __future__ import annotations
 
@@ -33,6 +33,21 @@ def minmax_fit(X_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     span = X_train.max(axis=0) - lo
     span[span == 0] = 1.0
     return lo, span
+
+
+# Values of the split option `scaling`. Images need "none": min-max per pixel column would change
+# each image differently (and blow up nearly constant border pixels), destroying its gradients.
+SCALINGS = ("minmax", "none")
+
+
+def scale_features(X_train: np.ndarray, X_test: np.ndarray, scaling: str, where: str) -> tuple[np.ndarray, np.ndarray]:
+    """Both parts scaled with the training part's statistics (``minmax``) or left as they are (``none``)."""
+    if scaling not in SCALINGS:
+        raise DataError(f"{where}: unknown split.scaling {scaling!r} (known: {', '.join(SCALINGS)})")
+    if scaling == "none":
+        return X_train, X_test
+    lo, span = minmax_fit(X_train)
+    return (X_train - lo) / span, (X_test - lo) / span
 
 
 # Arrays of a split file; the indices are rows of the parsed raw data.
@@ -70,14 +85,15 @@ def _subsample(rows: np.ndarray, y: np.ndarray, *, max_n: int | None, per_class:
 
 def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test_size: float = 0.5,
                protocol: str = "random", parts: list[str] | None = None, max_n: int | None = None,
-               per_class: int | None = None) -> Split:
-    """Train/test split of ``data``, then min-max scaling fitted on the training part only.
+               per_class: int | None = None, scaling: str = "minmax") -> Split:
+    """Train/test split of ``data``, then (by default) min-max scaling fitted on the training part only.
 
     Protocols: ``random`` (stratified for classification, ``test_size`` of the rows to the test
     part) and ``provided`` (the files' own train/test parts). ``parts`` first restricts the rows to
     some provided parts (e.g. a random split of the monks *training* file, as in IKLR Table II).
     ``per_class`` and ``max_n`` subsample the rows (per part for ``provided``) with a seed derived
-    from the repetition seed; both seeds are recorded in the attributes.
+    from the repetition seed; both seeds are recorded in the attributes. ``scaling="none"`` keeps
+    the raw features (images, whose pixels share one scale); it is recorded as the ``scaling`` attribute.
 
     Test features are scaled with the training minimum and range and deliberately *not* clipped:
     clipping would hide how far test points lie outside the training box, and both TL1 and RBF
@@ -112,7 +128,7 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
             raise DataError(f"{where}: cannot split with test_size={test_size}: {exc}") from exc
     train_idx = np.sort(train_idx)
     test_idx = np.sort(test_idx)
-    lo, span = minmax_fit(data.X[train_idx])
+    X_train, X_test = scale_features(data.X[train_idx], data.X[test_idx], scaling, where)
     attrs = {
         "dataset": dataset,
         "rep": rep,
@@ -125,15 +141,15 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
         "max_n": json.dumps(max_n),
         "per_class": json.dumps(per_class),
         "test_size": test_size if protocol == "random" else float(test_idx.size) / (train_idx.size + test_idx.size),
-        "scaling": "min-max to [0,1] fitted on train; test not clipped",
+        "scaling": scaling,
         "feature_names": json.dumps(data.feature_names),
         "label_map": json.dumps(data.label_map),
         "kreinbench_version": __version__,
     }
     return Split(
-        X_train=(data.X[train_idx] - lo) / span,
+        X_train=X_train,
         y_train=data.y[train_idx],
-        X_test=(data.X[test_idx] - lo) / span,
+        X_test=X_test,
         y_test=data.y[test_idx],
         train_index=train_idx,
         test_index=test_idx,
@@ -143,13 +159,14 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
 
 def split_dataset(data: ParsedData, split_spec: dict, *, dataset: str, rep: int, base_seed: int) -> Split:
     """:func:`make_split` with the options of a registry entry's ``split`` mapping."""
-    known = {"protocol", "test_size", "parts", "max_n", "per_class"}
+    known = {"protocol", "test_size", "parts", "max_n", "per_class", "scaling"}
     unknown = set(split_spec) - known
     if unknown:
         raise DataError(f"dataset {dataset!r}: unknown split option(s) {sorted(unknown)} (known: {sorted(known)})")
     return make_split(data, dataset=dataset, rep=rep, base_seed=base_seed,
                       test_size=float(split_spec.get("test_size", 0.5)), protocol=split_spec["protocol"],
-                      parts=split_spec.get("parts"), max_n=split_spec.get("max_n"), per_class=split_spec.get("per_class"))
+                      parts=split_spec.get("parts"), max_n=split_spec.get("max_n"), per_class=split_spec.get("per_class"),
+                      scaling=split_spec.get("scaling", "minmax"))
 
 
 def write_split(split: Split, path: str | Path, provenance: dict) -> None:
