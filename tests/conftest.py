@@ -1,11 +1,55 @@
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import make_split
 from kreinbench.kernels import kernel_matrices, resolve_params
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def workflow_copy(tmp_path_factory):
+    """``make(config, name)``: a new directory holding the Snakefile, workflow/ and ``config``
+    as config.yaml, where Snakemake runs without touching the repository's results."""
+    def make(config, name="workflow"):
+        work = tmp_path_factory.mktemp(name)
+        shutil.copy(ROOT / "Snakefile", work)
+        shutil.copytree(ROOT / "workflow", work / "workflow")
+        (work / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+        return work
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def snakemake():
+    """``run(workdir, *args)``: Snakemake on 2 cores in ``workdir``, output captured."""
+    def run(workdir, *args):
+        return subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", *args], cwd=workdir,
+                              capture_output=True, text=True, timeout=600)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def run_workflow(workflow_copy, snakemake):
+    """``run(config, name)``: a workflow copy with ``config``, run to completion (asserted)."""
+    def run(config, name):
+        workdir = workflow_copy(config, name)
+        result = snakemake(workdir)
+        assert result.returncode == 0, result.stderr[-3000:]
+        return workdir
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -212,6 +212,7 @@ def test_iklr_table2_rule_regenerates_the_paper_statistics(server, tmp_path):
     config["dataset_options"] = {d: config["dataset_options"][d] for d in TABLE2_DATASETS if d in config["dataset_options"]}
     config["repetitions"] = 1
     config["mirror"] = server
+    config["papers"]["iklr"]["fig3"] = {"datasets": ["monks1"]}  # panels must be config datasets
     (tmp_path / "paper.yaml").write_text(yaml.safe_dump(config))
     result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "iklr_table2", "--configfile", "paper.yaml"],
                             cwd=tmp_path, capture_output=True, text=True, timeout=300)

@@ -3,12 +3,16 @@ import warnings
 import numpy as np
 import pytest
 import scipy.optimize
+import scipy.special
 
 from conftest import klr_objective_and_gradient
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR
+from kreinbench.methods.base import check_train_kernel
+from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR, iklr_inner
+from kreinbench.methods.iklr import _fit_lockstep, cross_validate_lambda
 from kreinbench.methods.multiclass import OneVsRest
-from kreinbench.spectrum import eigendecompose
+from kreinbench.selection import cross_validate
+from kreinbench.spectrum import compute_spectrum, eigendecompose
 
 
 def reference_klr(K, y_pm, lam):
@@ -180,11 +184,105 @@ def test_ccicp_gd_follows_algorithm_1_defaults(tl1_monk2):
     assert est.score(K_test, y_test) > 0.6
 
 
-def test_cached_spectrum_gives_the_same_fit(tl1_monk2):
+@pytest.mark.parametrize("split", ["eigen", "shift"])
+def test_cached_spectrum_gives_the_same_fit(tl1_monk2, split):
     K, K_test, y, _ = tl1_monk2
-    a = IKLR(lam=1.0).fit(K, y)
-    b = IKLR(lam=1.0).fit(K, y, spectrum=eigendecompose(K))
+    a = IKLR(lam=1.0, split=split).fit(K, y)
+    # The kind the pipeline caches for this estimator gives the identical fit ...
+    cached = compute_spectrum(K, IKLR.needs_spectrum({"split": split}))
+    b = IKLR(lam=1.0, split=split).fit(K, y, spectrum=cached)
     np.testing.assert_array_equal(a.decision_function(K_test), b.decision_function(K_test))
+    # ... and a full eigendecomposition the same fit up to round-off (mu_max by eigh, not Lanczos).
+    c = IKLR(lam=1.0, split=split).fit(K, y, spectrum=eigendecompose(K))
+    scores = a.decision_function(K_test)
+    np.testing.assert_allclose(c.decision_function(K_test), scores, rtol=1e-10, atol=1e-12 * np.abs(scores).max())
+
+
+def kernel_case(kernel, tl1_monk2, rbf_heart):
+    """(K, y): the indefinite TL1 kernel of monk-2, or heart's RBF kernel made safely positive definite
+    ("psd", so that the Cholesky certificate applies) or given one negative eigenvalue ("one_negative")."""
+    if kernel == "tl1":
+        K, _, y, _ = tl1_monk2
+        return K, y
+    K, _, y, _ = rbf_heart
+    return (K + 1e-3 * np.eye(K.shape[0]) if kernel == "psd" else indefinite_by_construction(K, 20.0)), y
+
+
+def straightforward_ccicp_gd(K, y_pm, lam, split, max_outer=20, eta=0.02, rho=0.8, eps=1.0):
+    """TNNLS Algorithm 1 (CCICP-GD) written out with explicit n×n matrices K₊, K₋ from a full eigh.
+
+    The same safeguards as the estimator (first step min(η, 1/(λ‖K₊‖)), Armijo shrinking by ρ), but every
+    F and ∇F by explicit matrix products at the point itself: no cached or linearly updated Kα.
+    """
+    n = y_pm.size
+    mu, V = np.linalg.eigh(K)
+    norm_K = np.abs(mu).max()
+    tau = max(-mu[0], 0.0) + n * np.finfo(float).eps * norm_K
+    if split == "eigen":  # TNNLS, eq. after (6)
+        plus, minus = np.where(mu >= 0, mu + tau, tau), np.where(mu >= 0, tau, tau - mu)
+    else:
+        plus, minus = mu + tau, np.full_like(mu, tau)
+    K_plus, K_minus = (V * plus) @ V.T, (V * minus) @ V.T
+    step_cap = 1.0 / (lam * (mu[-1] + tau))
+    alpha, b = np.zeros(n), 0.0
+    for _ in range(max_outer):
+        linear, const = lam * K_minus @ alpha, 0.5 * lam * alpha @ K_minus @ alpha
+
+        def F(a, c):
+            return np.mean(np.logaddexp(0.0, -y_pm * (K @ a + c))) + 0.5 * lam * a @ K_plus @ a - linear @ a + const
+
+        def grad(a, c):
+            w = y_pm * scipy.special.expit(-y_pm * (K @ a + c)) / n
+            return -K @ w + lam * K_plus @ a - linear, -w.sum()
+
+        step, F_a = min(eta, step_cap), F(alpha, b)
+        while True:
+            g_a, g_b = grad(alpha, b)
+            gg = g_a @ g_a + g_b**2
+            while True:
+                new_alpha, new_b = alpha - step * g_a, b - step * g_b
+                F_new = F(new_alpha, new_b)
+                if F_new <= F_a - 1e-4 * step * gg:
+                    break
+                step *= rho
+            alpha, b, F_prev, F_a = new_alpha, new_b, F_a, F_new
+            if abs(F_prev - F_a) <= eps:
+                break
+            step *= rho
+    return alpha, b
+
+
+@pytest.mark.parametrize("kernel", ["tl1", "psd", "one_negative"])
+@pytest.mark.parametrize("split", ["eigen", "shift"])
+def test_fast_path_gives_the_straightforward_solution(tl1_monk2, rbf_heart, kernel, split):
+    """The cheap spectral step and the cached, linearly updated products change no iterate."""
+    K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
+    lam = 0.1
+    est = IKLR(lam=lam, split=split).fit(K, y)
+    assert est.spectral_path_ == ("cholesky" if kernel == "psd" else {"eigen": "negative", "shift": "lambda_min"}[split])
+    alpha, b = straightforward_ccicp_gd(K, pm(y, est), lam, split)
+    scale = np.abs(alpha).max()
+    np.testing.assert_allclose(est.alpha_, alpha, rtol=1e-9, atol=1e-11 * scale)
+    assert est.intercept_ == pytest.approx(b, rel=1e-9, abs=1e-12)
+    assert objective(est, K, y) == pytest.approx(est.history_[-1]["objective"], rel=1e-12)
+
+
+@pytest.mark.parametrize("split", ["eigen", "shift"])
+def test_ccicp_gd_costs_two_matvecs_per_inner_step(tl1_monk2, split):
+    """One product for the gradient, one for K·∇F shared by all trial steps; no diagnostics products."""
+    K, _, y, _ = tl1_monk2
+    est = IKLR(lam=1.0, split=split).fit(K, y)
+    steps = sum(h["inner_steps"] for h in est.history_)
+    assert est.n_matvecs_ == 1 + 2 * steps
+    assert [h["matvecs"] for h in est.history_] == [1 + 2 * sum(h["inner_steps"] for h in est.history_[:i + 1])
+                                                     for i in range(len(est.history_))]
+
+
+def test_cholesky_certificate_is_refused_on_an_indefinite_kernel(rbf_heart):
+    K_psd, _, _, _ = rbf_heart
+    K = indefinite_by_construction(K_psd, magnitude=1e-6 * np.linalg.norm(K_psd, 2))
+    assert not IKLR._certified_positive_definite(K)
+    assert IKLR._certified_positive_definite(K_psd + 1e-3 * np.eye(K_psd.shape[0]))
 
 
 def test_predictions_and_probabilities_are_consistent(tl1_monk2):
@@ -250,3 +348,51 @@ def test_extreme_margins_do_not_overflow():
         est = KLR(lam=1e-6).fit(K, y)
     assert np.all(np.isfinite(est.alpha_))
     assert est.predict(K).tolist() == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("kernel,split", [("psd", "eigen"), ("tl1", "eigen"), ("tl1", "shift")])
+def test_lambda_cv_with_shared_spectral_step_reproduces_plain_cv(tl1_monk2, rbf_heart, kernel, split):
+    K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
+    lams = [0.01, 0.1, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)
+        fast = cross_validate_lambda(K, y, lams, n_folds=3, seed=5, split=split)
+    plain = cross_validate(lambda params: IKLR(split=split, **params), {"k": K}, y, {"lam": lams}, n_folds=3, seed=5)
+    np.testing.assert_array_equal(fast["cv_accuracy"], [row["cv_accuracy"] for row in plain.scores])
+    assert fast["best_lam"] == plain.best_params["lam"]
+
+
+@pytest.mark.parametrize("kernel,init", [("tl1", "zeros"), ("tl1", "ones"), ("one_negative", "zeros"), ("psd", "uniform")])
+def test_lockstep_lambda_path_gives_the_separate_fits(tl1_monk2, rbf_heart, kernel, init):
+    """The λ grid fitted in lock step: every column the separate fit's solution."""
+    K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
+    lams = [1e-4, 1e-2, 0.1, 1.0, 30.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)
+        separate = [IKLR(lam=lam, init=init, random_state=0).fit(K, y) for lam in lams]
+    ests = [IKLR(lam=lam, init=init, random_state=0) for lam in lams]
+    K_checked, y_pm, _ = check_train_kernel(K, y)
+    _fit_lockstep(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None))
+    for one, batched in zip(separate, ests):
+        scale = np.abs(one.alpha_).max()
+        np.testing.assert_allclose(batched.alpha_, one.alpha_, rtol=1e-9, atol=1e-11 * scale)
+        assert batched.intercept_ == pytest.approx(one.intercept_, rel=1e-9, abs=1e-12)
+        assert (batched.n_iter_, batched.diverged_, batched.n_matvecs_ >= one.n_matvecs_) == (one.n_iter_, one.diverged_, True)
+    assert ests[0].n_matvecs_ == sum(one.n_matvecs_ for one in separate)
+
+
+def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):
+    K, _, y, _ = tl1_monk2
+    K, y_pm, _ = check_train_kernel(K, y)
+    lams = np.array([1e-2, 1.0])
+    ests = [IKLR(lam=lam) for lam in lams]
+    params = [est._validated() for est in ests]
+    kminus = [est._prepare(K, y.size, IKLR._spectral_step(K, "eigen", None), p) for est, p in zip(ests, params)][0]
+    caps = np.array([p["gd_step_cap"] for p in params])
+    out = iklr_inner.ccicp_gd_lockstep(K, y_pm, kminus, lams, caps, alpha0=np.zeros(y.size), radius=np.array([0.1, np.inf]),
+                                       eta=0.02, rho=0.8, eps=1.0, max_outer=20, max_inner=10000)
+    assert out["diverged"].tolist() == [True, False] and 1 < out["n_iter"][0] < 20 == out["n_iter"][1]
+    # The frozen column is the separate fit stopped after as many outer iterations.
+    one = IKLR(lam=1e-2, max_outer=int(out["n_iter"][0])).fit(K, y)
+    assert np.linalg.norm(one.alpha_) > 0.1 >= np.linalg.norm(IKLR(lam=1e-2, max_outer=one.n_iter_ - 1).fit(K, y).alpha_)
+    np.testing.assert_allclose(out["alpha"][:, 0], one.alpha_, rtol=1e-9, atol=1e-11 * np.abs(one.alpha_).max())

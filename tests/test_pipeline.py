@@ -1,8 +1,5 @@
 """End-to-end: Snakemake runs the whole chain on a tiny config in a temporary directory."""
 
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -31,25 +28,9 @@ TINY_CONFIG = {
 }
 
 
-def snakemake(workdir, *args):
-    return subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", *args], cwd=workdir,
-                          capture_output=True, text=True, timeout=600)
-
-
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    work = tmp_path_factory.mktemp("pipeline")
-    shutil.copy(ROOT / "Snakefile", work)
-    shutil.copytree(ROOT / "workflow", work / "workflow")
-    (work / "config.yaml").write_text(yaml.safe_dump(TINY_CONFIG, sort_keys=False))
-    return work
-
-
-@pytest.fixture(scope="module")
-def finished(workdir):
-    result = snakemake(workdir)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return workdir
+def finished(run_workflow):
+    return run_workflow(TINY_CONFIG, "pipeline")
 
 
 def test_table_holds_accuracies_for_every_dataset_and_method(finished):
@@ -85,18 +66,15 @@ def test_every_stage_wrote_its_log_and_hdf5_caches(finished):
     assert not list(finished.rglob(".*.tmp"))
 
 
-def test_second_run_has_nothing_to_do(finished):
+def test_second_run_has_nothing_to_do(finished, snakemake):
     result = snakemake(finished, "-n")
     assert result.returncode == 0
     assert "Nothing to be done" in result.stdout + result.stderr
 
 
-def test_unknown_dataset_in_config_is_a_clear_error(tmp_path):
-    shutil.copy(ROOT / "Snakefile", tmp_path)
-    shutil.copytree(ROOT / "workflow", tmp_path / "workflow")
-    bad = {**TINY_CONFIG, "datasets": ["blobs", "sonnar"]}
-    (tmp_path / "config.yaml").write_text(yaml.safe_dump(bad, sort_keys=False))
-    result = snakemake(tmp_path, "-n")
+def test_unknown_dataset_in_config_is_a_clear_error(workflow_copy, snakemake):
+    workdir = workflow_copy({**TINY_CONFIG, "datasets": ["blobs", "sonnar"]}, "bad_dataset")
+    result = snakemake(workdir, "-n")
     assert result.returncode != 0
     assert "unknown dataset 'sonnar'" in result.stdout + result.stderr
 

@@ -5,8 +5,42 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
+import socket
 import tempfile
 from pathlib import Path
+
+_HOST = socket.gethostname().replace("/", "_")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_temporaries(target: str | os.PathLike) -> list[Path]:
+    """Remove the temporary files of earlier writers of ``target`` that were killed (SIGKILL,
+    power loss: no ``finally`` ran), so that an interrupted job leaves no litter once rerun.
+
+    Only files named by :func:`atomic_path` for this target, on this host, by a process that no
+    longer exists are removed; a live writer's file (or one of another host) is left alone.
+    """
+    target = Path(target)
+    pattern = re.compile(rf"^\.{re.escape(target.name)}\.pid(\d+)@{re.escape(_HOST)}\.[^.]*\.tmp$")
+    removed = []
+    if not target.parent.is_dir():
+        return removed
+    for candidate in target.parent.iterdir():
+        match = pattern.match(candidate.name)
+        if match and int(match.group(1)) != os.getpid() and not _pid_alive(int(match.group(1))):
+            candidate.unlink(missing_ok=True)
+            removed.append(candidate)
+    return removed
 
 
 @contextlib.contextmanager
@@ -15,11 +49,14 @@ def atomic_path(target: str | os.PathLike):
 
     The temporary file lives in the target's directory so that the final ``os.replace`` is a
     same-filesystem rename, which POSIX guarantees to be atomic.  On any exception the temporary
-    file is removed and ``target`` is left untouched (absent if it did not exist).
+    file is removed and ``target`` is left untouched (absent if it did not exist).  A process
+    killed outright cannot remove its temporary file; the next writer of the same target does
+    (:func:`remove_stale_temporaries`), which is why the name carries the writer's pid and host.
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    remove_stale_temporaries(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pid{os.getpid()}@{_HOST}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
     tmp_path = Path(tmp)
     try:

@@ -116,6 +116,7 @@ def check_config(config: dict) -> None:
             ESTIMATORS[spec["estimator"]](**spec.get("params", {}))
         except TypeError as exc:
             raise KreinbenchError(f"config methods.{name}.params: {exc}") from exc
+    check_papers(config)
     conv = config.get("figures", {}).get("convergence")
     if conv:
         if conv["dataset"] not in config["datasets"]:
@@ -182,3 +183,96 @@ def tl1_kernel_spec(config: dict) -> dict[str, Any]:
     if len(tl1) != 1:
         raise KreinbenchError(f"rule iklr_table2 needs exactly one kernel of type tl1 in the config, found {len(tl1)}")
     return tl1[0]
+
+
+# `--config scale=NAME` picks the overrides ``scales.NAME`` of the config; this scale is the
+# config as written.
+FULL_SCALE = "full"
+
+
+def scaled_config(config: dict) -> dict:
+    """The config at its ``scale``: repetitions at most ``scales[scale].repetitions`` and every
+    dataset's n capped at ``scales[scale].max_n`` (a ``split.max_n`` it already has is kept if smaller).
+
+    A scaled run writes the same paths as the full one: Snakemake sees the changed split
+    parameters and repetitions and reruns what they affect, so the two never mix silently.
+    """
+    name = config.get("scale", FULL_SCALE)
+    if name == FULL_SCALE:
+        return config
+    if name not in config.get("scales", {}):
+        raise KreinbenchError(f"config scale {name!r}: no scales.{name} in the config (known: "
+                              f"{', '.join([FULL_SCALE, *config.get('scales', {})])})")
+    scale = config["scales"][name]
+    scaled = {**config, "repetitions": min(config["repetitions"], scale.get("repetitions", config["repetitions"]))}
+    if "max_n" in scale:
+        options = {}
+        for dataset in config["datasets"]:
+            entry = config.get("dataset_options", {}).get(dataset, {})
+            split = entry.get("split", {})
+            cap = min(scale["max_n"], split.get("max_n", scale["max_n"]))
+            options[dataset] = {**entry, "split": {**split, "max_n": cap}}
+        scaled["dataset_options"] = options
+    return scaled
+
+
+# The methods of IKLR Fig. 3, in the paper's legend order.
+IKLR_FIG3_METHODS = ("CCCP-GD", "CCICP-GD", "CCICP-SGD")
+
+
+def paper_names(config: dict, paper: str) -> dict[str, dict[str, str]]:
+    """The names of the config's datasets and methods in a paper's tables and figures:
+    ``{"datasets": {ours: paper's}, "methods": {ours: paper's}}`` from ``papers.<paper>``, a name
+    the mapping leaves out standing for itself.
+
+    Entries for datasets or methods the config does not list are ignored, because Snakemake
+    merges a ``--configfile`` into config.yaml key by key, so the default config's mapping
+    is still present under a paper config.
+    """
+    spec = config.get("papers", {}).get(paper, {})
+    return {
+        kind: {name: spec.get(kind, {}).get(name, name) for name in config[kind]}
+        for kind in ("datasets", "methods")
+    }
+
+
+def check_papers(config: dict) -> None:
+    for paper in config.get("papers", {}):
+        names = paper_names(config, paper)
+        for kind, mapping in names.items():
+            seen: dict[str, str] = {}
+            for ours, theirs in mapping.items():
+                if theirs in seen:
+                    raise KreinbenchError(f"config papers.{paper}.{kind}: {seen[theirs]!r} and {ours!r} are both "
+                                          f"the paper's {theirs!r}; a paper's row or column is one of ours")
+                seen[theirs] = ours
+    fig3 = iklr_fig3_datasets(config)
+    if fig3:
+        for dataset in fig3:
+            if dataset not in config["datasets"]:
+                raise KreinbenchError(f"config papers.iklr.fig3.datasets: {dataset!r} is not in datasets")
+        if not iklr_fig3_methods(config):
+            raise KreinbenchError(f"config papers.iklr.fig3: no config method is named one of "
+                                  f"{', '.join(IKLR_FIG3_METHODS)} in papers.iklr.methods")
+
+
+def iklr_fig3_datasets(config: dict) -> list[str]:
+    """The datasets of IKLR Fig. 3's panels (``papers.iklr.fig3.datasets``); none: no figure."""
+    return config.get("papers", {}).get("iklr", {}).get("fig3", {}).get("datasets", [])
+
+
+def iklr_fig3_methods(config: dict) -> dict[str, str]:
+    """The config methods plotted in IKLR Fig. 3, ``{ours: paper's name}`` in the paper's order."""
+    ours = {theirs: name for name, theirs in paper_names(config, "iklr")["methods"].items()}
+    return {ours[theirs]: theirs for theirs in IKLR_FIG3_METHODS if theirs in ours}
+
+
+def iklr_targets(config: dict) -> list[str]:
+    """IKLR paper targets the config asks for: Table III with a ``papers.iklr`` key, Fig. 3
+    with ``papers.iklr.fig3``."""
+    if "iklr" not in config.get("papers", {}):
+        return []
+    targets = ["results/tables/iklr_table3.csv", "results/tables/iklr_table3.md"]
+    if iklr_fig3_datasets(config):
+        targets += ["figures/iklr_fig3.png", "figures/iklr_fig3.pdf"]
+    return targets

@@ -1,6 +1,8 @@
 import kreinbench.plan as plan
 from kreinbench.resources import JobResources
 
+# `--config scale=small`: the config's `scales.small` (fewer repetitions, n capped) applies.
+config.update(plan.scaled_config(config))
 plan.check_config(config)
 # mem_mb, runtime (minutes) and threads of every job from its size (kreinbench.resources).
 job_resources = JobResources(config)
@@ -17,7 +19,7 @@ def final_targets():
     targets = rules_table_outputs()
     if plan.convergence_fits(config):
         targets += ["figures/convergence.png", "figures/convergence.pdf"]
-    return targets
+    return targets + plan.iklr_targets(config)
 
 
 def rules_table_outputs():

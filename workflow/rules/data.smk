@@ -5,9 +5,6 @@ rule fetch:
         "logs/fetch/{dataset}.log",
     params:
         entry=lambda wildcards: plan.dataset_config_entry(config, wildcards.dataset),
-        # A directory laid out like ../shared/datasets or a base URL, tried before the canonical
-        # URLs; unset: $KREINBENCH_MIRROR, if set.
-        mirror=config.get("mirror"),
     threads: job_resources.threads("fetch")
     resources:
         mem_mb=job_resources.mem_mb("fetch"),

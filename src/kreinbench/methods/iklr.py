@@ -16,6 +16,15 @@ Positive decomposition f = g − h, g = L + (λ/2)αᵀK₊α, h = (λ/2)αᵀK�
 
 Each outer step minimizes the convex majorizer F_k (see :mod:`kreinbench.methods.iklr_inner`),
 which touches f at α_k, so every decrease of F_k is a decrease of f.
+
+Cost (benchmarks/bench_iklr.py).  The spectral step is the cheapest that gives the split exactly:
+without a cached spectrum, a Cholesky factorization first (n³/3 flops in BLAS 3); when it
+succeeds K is positive definite to working precision, both splits reduce to K₋ = τI and only
+μ_max is needed (Lanczos).  Otherwise the negative eigenpairs (eigen split) or μ_min alone (shift
+split) by LAPACK ``syevr`` subsets — never a full ``eigh``.  The solver carries Kα, K₋α and the
+loss gradient from one outer iteration to the next (∇F_k(α_k) = ∇f(α_k)) and updates Kα by
+linearity along each GD direction, so CCICP-GD costs two kernel matvecs per inner step and none
+for the diagnostics of the history.
 """
 
 from __future__ import annotations
@@ -23,12 +32,15 @@ from __future__ import annotations
 import logging
 import time
 import warnings
+from typing import NamedTuple
 
 import numpy as np
-import scipy.linalg
+import scipy.linalg.lapack
+from sklearn.model_selection import StratifiedKFold
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import iklr_inner
+from kreinbench.kernels import check_memory
 from kreinbench.methods.base import (
     ConvergenceWarning,
     RunawayWarning,
@@ -38,9 +50,22 @@ from kreinbench.methods.base import (
     check_train_kernel,
 )
 from kreinbench.methods.logistic import KernelLogisticMixin, LogisticKernelLoss
-from kreinbench.spectrum import Spectrum, eigendecompose
+from kreinbench.methods.iklr_inner import Point, Subproblem
+from kreinbench.spectrum import Spectrum, _mu_max, compute_spectrum
 
 log = logging.getLogger(__name__)
+
+
+class SpectralData(NamedTuple):
+    """What a split needs of K's spectrum: μ_min (0 when K is certified positive definite, which
+    gives the same τ, ‖K‖ and Theorem 1 bound), μ_max, the negative eigenpairs (empty for the
+    shift split), and how they were obtained (``spectral_path_``)."""
+
+    path: str
+    mu_min: float
+    mu_max: float
+    mu_neg: np.ndarray
+    V_neg: np.ndarray
 
 # Per solver: inner solver, its stopping rule, and the paper's defaults.
 SOLVERS = {
@@ -102,10 +127,14 @@ class IKLR(KernelLogisticMixin):
     history_ : list of dict
         One row per outer iteration (0 = the initial point): ``objective`` f, ``grad_norm`` ‖∇f‖,
         ``alpha_norm``, ``inner_steps``, ``inner_residual`` (‖∇_α F_k(α_{k+1})‖ / ‖α_k‖, the ε of
-        TNNLS eq. (13) this step achieved), ``elapsed`` seconds.
+        TNNLS eq. (13) this step achieved), ``matvecs`` (kernel products so far), ``elapsed`` seconds.
     n_iter_ : int
     n_matvecs_ : int
         Products with the n×n kernel the solver made (the cost unit; spectral work excluded).
+    spectral_path_ : str
+        How the spectral step was done: ``"given"`` (the ``spectrum`` argument),
+        ``"cholesky"`` (K certified positive definite, μ_max by Lanczos), ``"negative"`` or
+        ``"lambda_min"`` (the partial spectrum of :func:`kreinbench.spectrum.compute_spectrum`).
     stationarity_ : float
         ‖∇f(α, b)‖ / ‖∇f(α⁰, b⁰)‖ at the returned point.
     diverged_ : bool
@@ -170,26 +199,53 @@ class IKLR(KernelLogisticMixin):
 
     # -- decomposition ----------------------------------------------------------------------
     @staticmethod
-    def _extreme_eigenvalues(K: np.ndarray, spectrum: Spectrum | None) -> tuple[float, float]:
-        """μ_min and μ_max: from the cached spectrum of any kind (each carries both), else from
-        the eigenvalues alone.
+    def _certified_positive_definite(K: np.ndarray) -> bool:
+        """Whether LAPACK's Cholesky factorization of K succeeds (n³/3 flops, one n×n copy).
 
-        Not by Lanczos: TL1 spectra cluster near zero and ``eigsh(which="SA")`` needed 49 s at
-        n = 1000 where LAPACK's eigenvalues-only path (tridiagonalization, no eigenvectors) takes
-        0.1 s (benchmarks/bench_iklr.py).
+        Success means K + E ≻ 0 for a backward error E of round-off size (‖E‖ ~ n·eps·‖K‖), the
+        scale below which the spectrum counts eigenvalues as zero, so K has no negative
+        eigenpair beyond that tolerance.  Failure (a non-positive pivot) usually comes early and
+        costs a fraction of the factorization.
         """
-        if spectrum is not None:
-            return float(spectrum.eigenvalues[0]), float(spectrum.mu_max)
-        mu = scipy.linalg.eigvalsh(K)
-        return float(mu[0]), float(mu[-1])
+        n = K.shape[0]
+        check_memory(n * n * 8, f"a Cholesky factorization of a {n} x {n} kernel")
+        # K is symmetric, so its transpose is the Fortran-ordered matrix LAPACK takes without a
+        # transposing copy.
+        _, info = scipy.linalg.lapack.dpotrf(np.asarray(K, dtype=np.float64).T, lower=0, clean=0)
+        return info == 0
 
     @staticmethod
-    def _kminus(spectrum, split, tau):
+    def _spectral_step(K: np.ndarray, split: str, spectrum: Spectrum | None, *, certified: bool | None = None):
+        """:class:`SpectralData` for the split: from ``spectrum`` if given, else as cheaply as possible.
+
+        Without a spectrum: a Cholesky certificate first (K ≻ 0: no negative eigenpair, and μ_min
+        enters the fit only through max(−μ_min, 0) = 0, max(|μ_min|, μ_max) = μ_max and
+        min(μ_min, 0) = 0, so 0 stands in for it exactly); else the partial spectrum the split
+        needs.  Not by Lanczos for μ_min: TL1 spectra cluster near zero and ``eigsh(which="SA")``
+        needed 49 s at n = 1000 where LAPACK's ``syevr`` takes 0.1 s (benchmarks/bench_iklr.py).
+        ``certified`` says whether K is already known to be positive definite (None: find out).
+        """
+        n = K.shape[0]
+        none = (np.empty(0), np.empty((n, 0)))
+        if spectrum is None:
+            if certified is None:
+                certified = IKLR._certified_positive_definite(K)
+            if certified:
+                return SpectralData("cholesky", 0.0, _mu_max(K, seed=0), *none)
+            path = "lambda_min" if split == "shift" else "negative"
+            spectrum = compute_spectrum(K, path)
+        else:
+            path = "given"
+        mu_min, mu_max = float(spectrum.eigenvalues[0]), float(spectrum.mu_max)
+        return SpectralData(path, mu_min, mu_max, *(none if split == "shift" else spectrum.negative_part()))
+
+    @staticmethod
+    def _kminus(mu_neg, V_neg, tau):
         """K₋ as a function v ↦ K₋v costing O(n·#negative), never an n×n product."""
-        if split == "shift":
+        if mu_neg.size == 0:
             return lambda v: tau * v
-        mu_neg, V_neg = spectrum.negative_part()
-        return lambda v: tau * v + V_neg @ (-mu_neg * (V_neg.T @ v))
+        # v may be a vector or a matrix of column vectors (the lock-step λ path).
+        return lambda v: tau * v + V_neg @ ((-mu_neg).reshape((-1,) + (1,) * (v.ndim - 1)) * (V_neg.T @ v))
 
     # -- fitting ----------------------------------------------------------------------------
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
@@ -200,10 +256,19 @@ class IKLR(KernelLogisticMixin):
         """
         p = self._validated()
         K, y_pm, self.classes_ = check_train_kernel(K, y)
-        n = y_pm.size
-        if spectrum is None and p["split"] == "eigen":
-            spectrum = eigendecompose(K)
-        mu_min, mu_max = self._extreme_eigenvalues(K, spectrum)
+        return self._fit(K, y_pm, self._spectral_step(K, p["split"], spectrum), p)
+
+    def _fit(self, K, y_pm, spectral: SpectralData, p: dict):
+        """Fit on a checked kernel and ±1 labels, given the spectral step's result."""
+        kminus = self._prepare(K, y_pm.size, spectral, p)
+        self._solve(K, y_pm, kminus, p)
+        residuals = [h["inner_residual"] for h in self.history_[1:] if np.isfinite(h["inner_residual"])]
+        self.theorem1_satisfied_ = bool(residuals) and max(residuals) < self.theorem1_bound_
+        return self
+
+    def _prepare(self, K, n: int, spectral: SpectralData, p: dict):
+        """τ, the Theorem 1 bound and the step caps (into ``p``) from the spectral step; returns K₋."""
+        self.spectral_path_, mu_min, mu_max, mu_neg, V_neg = spectral
         norm_K = max(abs(mu_min), abs(mu_max))
         margin = n * np.finfo(float).eps * norm_K
         self.tau_ = max(-mu_min, 0.0) + margin if p["tau"] is None else p["tau"]
@@ -214,17 +279,18 @@ class IKLR(KernelLogisticMixin):
         self.theorem1_bound_ = p["lam"] * ((mu_max + self.tau_) - norm_kminus) - norm_K**2 / (4 * n)
         if p["eps"] is None:  # MM'17: "compute ε" — the largest that Theorem 1 allows, halved
             p["eps"] = 0.5 * self.theorem1_bound_ if self.theorem1_bound_ > 0 else MM17_FALLBACK_EPS
-        kminus = self._kminus(spectrum, p["split"], self.tau_)
-        # Curvature bounds of F_k over (α, b): λ‖K₊‖ from the quadratic, ‖[K 1]‖²/(4n) from the
-        # loss (logistic weights ≤ 1/4), and per sample ‖[K_j 1]‖²/4 for one-column SGD steps.
-        # A step 1/L always passes the Armijo test, so GD needs no backtracking below it.
+        kminus = self._kminus(mu_neg, V_neg, self.tau_)
+        # GD's first step is capped by the quadratic's curvature λ‖K₊‖ only: beyond 2/(λ‖K₊‖) the
+        # paper's schedule diverges without bound.  The loss's curvature bound ‖[K 1]‖²/(4n) is
+        # left to the Armijo backtracking: on TL1 kernels it is so pessimistic that capping at
+        # it froze CCICP-GD near α = 0 (sonar: 0.53 test accuracy, the majority class, against
+        # 0.70-0.74 with this cap).  SGD steps, which have no backtracking, keep the full bound
+        # with the per-sample ‖[K_j 1]‖²/4.
         quad = p["lam"] * (mu_max + self.tau_)
-        p["gd_step_cap"] = 1.0 / (quad + (norm_K**2 + n) / (4 * n))
-        p["sgd_step_cap"] = 1.0 / (quad + (float((K * K).sum(axis=0).max()) + 1.0) / 4.0)
-        self._solve(K, y_pm, kminus, p)
-        residuals = [h["inner_residual"] for h in self.history_[1:] if np.isfinite(h["inner_residual"])]
-        self.theorem1_satisfied_ = bool(residuals) and max(residuals) < self.theorem1_bound_
-        return self
+        p["gd_step_cap"] = 1.0 / quad
+        if p["inner"] == "sgd":  # the largest squared column norm, without an n×n temporary
+            p["sgd_step_cap"] = 1.0 / (quad + (float(np.einsum("ij,ij->j", K, K).max()) + 1.0) / 4.0)
+        return kminus
 
     def _initial_alpha(self, n: int, rng) -> np.ndarray:
         if self.init == "zeros":
@@ -237,25 +303,31 @@ class IKLR(KernelLogisticMixin):
 
     @staticmethod
     def _objective_and_gradient_norm(loss: LogisticKernelLoss, lam: float, alpha, b):
+        """f and ‖∇f‖ at (α, b), by two kernel products."""
         Ka = loss.K @ alpha
-        g_alpha, g_b = loss.gradient(Ka, b)
-        g_alpha = g_alpha + lam * Ka
-        f = loss.value(Ka, b) + 0.5 * lam * float(alpha @ Ka)
+        return IKLR._objective_and_gradient_norm_at(loss, lam, Point(alpha, b, Ka, None), loss.gradient(Ka, b))
+
+    @staticmethod
+    def _objective_and_gradient_norm_at(loss: LogisticKernelLoss, lam: float, pt: Point, loss_grad):
+        """f and ‖∇f‖ at a point whose Kα and loss gradient are known (no kernel product)."""
+        g_alpha, g_b = loss_grad
+        g_alpha = g_alpha + lam * pt.Ka
+        f = loss.value(pt.Ka, pt.b) + 0.5 * lam * float(pt.alpha @ pt.Ka)
         return f, float(np.sqrt(g_alpha @ g_alpha + g_b * g_b))
 
-    def _inner(self, sub, alpha, b, p, g0, rng, state):
+    def _inner(self, sub, pt, p, g0, rng, state):
         kind = p["inner"]
         if kind == "gd":
-            return iklr_inner.gd_decay(sub, alpha, b, eta=p["eta"], rho=p["rho"], eps=p["eps"],
+            return iklr_inner.gd_decay(sub, pt, eta=p["eta"], rho=p["rho"], eps=p["eps"],
                                        max_inner=p["max_inner"], stop=p["stop"], step_cap=p["gd_step_cap"])
         if kind == "sgd":
-            return iklr_inner.sgd(sub, alpha, b, eta=p["eta"], rho=p["rho"], eps=p["eps"], max_inner=p["max_inner"],
+            return iklr_inner.sgd(sub, pt, eta=p["eta"], rho=p["rho"], eps=p["eps"], max_inner=p["max_inner"],
                                   rng=rng, step_cap=p["sgd_step_cap"])
         if kind == "lbfgs":
-            return iklr_inner.lbfgs(sub, alpha, b, gtol=p["eps"] * g0, max_inner=p["max_inner"])
-        alpha, b, F, t, state["step"] = iklr_inner.gd_exact(sub, alpha, b, gtol=p["eps"] * g0,
-                                                            max_inner=p["max_inner"], step0=state["step"])
-        return alpha, b, F, t
+            return iklr_inner.lbfgs(sub, pt, gtol=p["eps"] * g0, max_inner=p["max_inner"])
+        pt, F, t, state["step"] = iklr_inner.gd_exact(sub, pt, gtol=p["eps"] * g0,
+                                                      max_inner=p["max_inner"], step0=state["step"])
+        return pt, F, t
 
     def _solve(self, K, y, kminus, p) -> None:
         n = y.size
@@ -263,43 +335,52 @@ class IKLR(KernelLogisticMixin):
         loss = LogisticKernelLoss(K, y)
         rng = np.random.default_rng(self.random_state)
         alpha0 = self._initial_alpha(n, rng)
-        alpha, b = alpha0.copy(), 0.0
         exact = p["solver"].startswith("cccp")
         start = last_log = time.perf_counter()
-        f, g0 = self._objective_and_gradient_norm(loss, lam, alpha, b)
+        matvecs = 0
+        if alpha0.any():
+            Ka0, matvecs = K @ alpha0, 1
+        else:
+            Ka0 = np.zeros(n)
+        pt = Point(alpha0.copy(), 0.0, Ka0, kminus(alpha0))
+        # ∇F_k(α_k) = ∇f(α_k): the loss gradient of the diagnostics is the inner solver's first one.
+        sub = Subproblem(loss, lam, kminus, pt)
+        f, g0 = self._objective_and_gradient_norm_at(loss, lam, pt, sub.loss_gradient(pt))
         g0 = max(g0, np.finfo(float).tiny)
-        self.history_ = [{"iteration": 0, "objective": f, "grad_norm": g0, "alpha_norm": float(np.linalg.norm(alpha)),
-                          "inner_steps": 0, "inner_residual": float("nan"), "elapsed": 0.0}]
+        self.history_ = [{"iteration": 0, "objective": f, "grad_norm": g0, "alpha_norm": float(np.linalg.norm(alpha0)),
+                          "inner_steps": 0, "inner_residual": float("nan"), "matvecs": matvecs + sub.matvecs,
+                          "elapsed": 0.0}]
         # Stationary points lie within 1/(λ√n) of the origin on range(K); on null(K) every step
         # keeps α⁰'s component.  So ‖α*‖ ≤ 1/(λ√n) + ‖α⁰‖ for every stationary point reachable.
         runaway_radius = RUNAWAY_FACTOR / (lam * np.sqrt(n)) + float(np.linalg.norm(alpha0))
         self.diverged_ = False
         state = {"step": 1.0}
         grad_norm = g0
-        matvecs = 2  # the gradient at α⁰
         k = 0
         while k < p["max_outer"]:
-            sub = iklr_inner.Subproblem(loss, lam, kminus, alpha)
-            previous = alpha
-            alpha, b, _, t = self._inner(sub, alpha, b, p, g0, rng, state)
+            previous = pt
+            pt, _, t = self._inner(sub, pt, p, g0, rng, state)
             k += 1
-            _, Ka = sub.value(alpha, b)
-            g_sub = sub.gradient(alpha, b, Ka)[0]
-            matvecs += sub.matvecs + 2  # + the full gradient below
-            prev_norm = float(np.linalg.norm(previous))
+            # ∇_α F_k(α_{k+1}) for the residual; its loss gradient (one matvec unless the inner
+            # solver made it) is cached on the point for ∇f and the next subproblem.
+            g_sub = sub.gradient(pt)[0]
+            matvecs += sub.matvecs
+            sub = Subproblem(loss, lam, kminus, pt)
+            prev_norm = float(np.linalg.norm(previous.alpha))
             residual = float(np.linalg.norm(g_sub)) / prev_norm if prev_norm > 0 else float("nan")
-            f, grad_norm = self._objective_and_gradient_norm(loss, lam, alpha, b)
+            f, grad_norm = self._objective_and_gradient_norm_at(loss, lam, pt, sub.loss_gradient(pt))
+            alpha_norm = float(np.linalg.norm(pt.alpha))
             now = time.perf_counter()
-            self.history_.append({"iteration": k, "objective": f, "grad_norm": grad_norm,
-                                  "alpha_norm": float(np.linalg.norm(alpha)), "inner_steps": t,
-                                  "inner_residual": residual, "elapsed": now - start})
+            self.history_.append({"iteration": k, "objective": f, "grad_norm": grad_norm, "alpha_norm": alpha_norm,
+                                  "inner_steps": t, "inner_residual": residual, "matvecs": matvecs,
+                                  "elapsed": now - start})
             if now - last_log >= PROGRESS_INTERVAL:
                 log.info("IKLR %s outer %d: f = %.6g, |grad f| = %.3g, %.1f s", p["solver"], k, f, grad_norm, now - start)
                 last_log = now
-            if np.linalg.norm(alpha) > runaway_radius:
+            if alpha_norm > runaway_radius:
                 self.diverged_ = True
                 warnings.warn(
-                    f"IKLR iterates ran away at outer iteration {k}: ||alpha|| = {np.linalg.norm(alpha):.3g} exceeds "
+                    f"IKLR iterates ran away at outer iteration {k}: ||alpha|| = {alpha_norm:.3g} exceeds "
                     f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {runaway_radius:.3g}, beyond any stationary point, and "
                     f"f = {f:.3g} is falling along a negative eigendirection of K. Try a larger lam or tau, "
                     "or fewer outer iterations.", RunawayWarning, stacklevel=3)
@@ -308,11 +389,91 @@ class IKLR(KernelLogisticMixin):
             if exact and (grad_norm <= p["eps"] * g0 or t == 0):
                 break
             if p["solver"] == "ccicp-gd-mm17":
-                norm = float(np.linalg.norm(alpha))
-                if norm > 0 and np.linalg.norm(alpha - previous) / norm <= p["eps"]:
+                if alpha_norm > 0 and np.linalg.norm(pt.alpha - previous.alpha) / alpha_norm <= p["eps"]:
                     break
-        self.alpha_, self.intercept_, self.n_iter_, self.n_matvecs_ = alpha, float(b), k, matvecs
+        self.alpha_, self.intercept_, self.n_iter_, self.n_matvecs_ = pt.alpha, float(pt.b), k, matvecs
         self.stationarity_ = grad_norm / g0
         if not self.diverged_ and exact and self.stationarity_ > p["eps"]:
             warnings.warn(f"IKLR {p['solver']} stopped after {k} outer iterations at relative stationarity "
                           f"{self.stationarity_:.3g} > eps={p['eps']:g}", ConvergenceWarning, stacklevel=3)
+
+
+def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **params) -> dict:
+    """Stratified k-fold CV of IKLR over a λ grid on slices of the cached kernel ``K``.
+
+    The folds and fold fits are those of :func:`kreinbench.selection.cross_validate` with the grid
+    ``{"lam": lams}`` (same seed, same scores), but the spectral step is shared: one Cholesky
+    factorization of K certifies every fold kernel positive definite at once (a principal
+    submatrix of a positive definite matrix is one), leaving each fold only its μ_max (Lanczos);
+    otherwise each fold's partial spectrum is computed once and serves every λ.  For CCICP-GD the
+    fits of one fold run in lock step (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`):
+    the same iterates, with the kernel products of all λ batched into one matrix product per step,
+    which reads the fold kernel once for all of them.  Warm starts in
+    λ are not used: CCICP-GD runs its k_max outer iterations whatever the start (the inner
+    |ΔF_k| ≤ ε = 1 test ends every inner loop after one step), so a warm start would change the
+    fit, not its cost.
+
+    Returns ``{"lams", "fold_scores" (n_lams × n_folds accuracies), "cv_accuracy", "best_lam",
+    "classes", "seconds"}``, the last the wall time of each part: ``certificate`` (the Cholesky of
+    K), ``slices``, ``spectral`` (the folds' spectral steps), ``fits`` and ``scoring``.
+    """
+    base = IKLR(**params)
+    p0 = base._validated()
+    K, y_pm, classes = check_train_kernel(K, y)
+    y = np.asarray(y)
+    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed % 2**32).split(np.zeros(y.size), y)
+    seconds = dict.fromkeys(("certificate", "slices", "spectral", "fits", "scoring"), 0.0)
+    clock = time.perf_counter()
+
+    def lap(part):
+        nonlocal clock
+        now = time.perf_counter()
+        seconds[part] += now - clock
+        clock = now
+
+    certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
+    lap("certificate")
+    lockstep = p0["inner"] == "gd" and p0["stop"] == "objective"
+    scores = np.empty((len(lams), n_folds))
+    for j, (tr, va) in enumerate(folds):
+        K_tr, K_va = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
+        K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
+        lap("slices")
+        spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)
+        lap("spectral")
+        ests = [IKLR(**{**base.get_params(), "lam": lam}) for lam in lams]
+        for est in ests:
+            est.classes_ = fold_classes
+        if lockstep:
+            _fit_lockstep(ests, K_tr, y_tr, spectral)
+        else:
+            for est in ests:
+                est._fit(K_tr, y_tr, spectral, est._validated())
+        lap("fits")
+        for i, est in enumerate(ests):
+            scores[i, j] = est.score(K_va, y[va])
+        lap("scoring")
+    mean = scores.mean(axis=1)
+    return {"lams": list(lams), "fold_scores": scores, "cv_accuracy": mean, "best_lam": lams[int(np.argmax(mean))],
+            "classes": classes, "seconds": seconds}
+
+
+def _fit_lockstep(ests: list, K, y_pm, spectral: SpectralData) -> None:
+    """Fit CCICP-GD estimators that differ only in λ on one kernel, in lock step.
+
+    Each gets ``alpha_``, ``intercept_``, ``n_iter_``, ``diverged_`` and, as ``n_matvecs_``, the lock
+    step's total (the sum over the separate fits); no ``history_``.
+    """
+    params = [est._validated() for est in ests]
+    for est, p in zip(ests, params):  # τ, hence K₋, does not depend on λ: any estimator's K₋ serves
+        kminus = est._prepare(K, y_pm.size, spectral, p)
+    rng = np.random.default_rng(ests[0].random_state)
+    alpha0 = ests[0]._initial_alpha(y_pm.size, rng)
+    lams = np.array([q["lam"] for q in params])
+    radius = RUNAWAY_FACTOR / (lams * np.sqrt(y_pm.size)) + float(np.linalg.norm(alpha0))
+    out = iklr_inner.ccicp_gd_lockstep(K, y_pm, kminus, lams, np.array([q["gd_step_cap"] for q in params]),
+                                       alpha0=alpha0, radius=radius, eta=p["eta"], rho=p["rho"], eps=p["eps"],
+                                       max_outer=p["max_outer"], max_inner=p["max_inner"])
+    for i, est in enumerate(ests):
+        est.alpha_, est.intercept_ = out["alpha"][:, i].copy(), float(out["b"][i])
+        est.n_iter_, est.diverged_, est.n_matvecs_ = int(out["n_iter"][i]), bool(out["diverged"][i]), out["matvecs"]

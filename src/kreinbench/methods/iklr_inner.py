@@ -2,7 +2,12 @@
 
 F_k(α, b) = L(α, b) + (λ/2)αᵀK₊α − λ(K₋α_k)ᵀα + (λ/2)α_kᵀK₋α_k is the majorizer of f that
 touches it at α_k (IKLR TNNLS eqs. (8)–(9)); K₊ = K + K₋ with K₋ given as a cheap operator.
-Every solver returns the new iterate, F_k there and the number of inner steps taken.
+
+Iterates are :class:`Point` s, which carry their products Kα and K₋α and, once computed, the loss
+gradient −K(y ⊙ β)/n: every product with the n×n kernel (a "matvec", the unit of cost) is made
+once per point.  A step α − s·d along a direction d updates them by linearity, K(α − s·d) =
+Kα − s·Kd, so one product Kd serves every trial step of a line search.  Every solver returns the
+new point, F_k there and the number of inner steps taken.
 """
 
 from __future__ import annotations
@@ -14,89 +19,117 @@ from scipy.special import expit
 from kreinbench.methods.logistic import ARMIJO, LogisticKernelLoss
 
 
-class Subproblem:
-    """F_k, its gradient, and the stochastic gradient of IKLR eq. (12)."""
+class Point:
+    """(α, b) with Kα, K₋α and the cached loss gradient (−K(y ⊙ β)/n, −Σ y ⊙ β/n) or None."""
 
-    def __init__(self, loss: LogisticKernelLoss, lam: float, kminus, alpha_k: np.ndarray):
+    __slots__ = ("alpha", "b", "Ka", "Kma", "loss_grad")
+
+    def __init__(self, alpha: np.ndarray, b: float, Ka: np.ndarray, Kma: np.ndarray):
+        self.alpha, self.b, self.Ka, self.Kma = alpha, b, Ka, Kma
+        self.loss_grad = None
+
+
+class Subproblem:
+    """F_k, its gradient, and the stochastic gradient of IKLR eq. (12), around the point ``start``."""
+
+    def __init__(self, loss: LogisticKernelLoss, lam: float, kminus, start: Point):
         self.loss = loss
         self.lam = lam
         self.kminus = kminus
-        km_k = kminus(alpha_k)
-        self.linear = lam * km_k
-        self.const = 0.5 * lam * float(alpha_k @ km_k)
+        self.linear = lam * start.Kma
+        self.const = 0.5 * lam * float(start.alpha @ start.Kma)
         # Products with the n×n kernel: the unit of cost every solver is compared in.
         self.matvecs = 0
 
-    def value(self, alpha: np.ndarray, b: float) -> tuple[float, np.ndarray]:
-        """F_k(α, b) and Kα (reused by the gradient)."""
+    def product(self, v: np.ndarray) -> np.ndarray:
+        """K v, counted."""
         self.matvecs += 1
-        Ka = self.loss.K @ alpha
-        kplus_a = Ka + self.kminus(alpha)
-        F = self.loss.value(Ka, b) + 0.5 * self.lam * float(alpha @ kplus_a) - float(self.linear @ alpha) + self.const
-        return F, Ka
+        return self.loss.K @ v
 
-    def gradient(self, alpha: np.ndarray, b: float, Ka: np.ndarray) -> tuple[np.ndarray, float]:
-        self.matvecs += 1
-        g_alpha, g_b = self.loss.gradient(Ka, b)
-        return g_alpha + self.lam * (Ka + self.kminus(alpha)) - self.linear, g_b
+    def point(self, alpha: np.ndarray, b: float) -> Point:
+        """The point (α, b) with its products computed (one matvec)."""
+        return Point(alpha, b, self.product(alpha), self.kminus(alpha))
 
-    def stochastic_gradient(self, alpha: np.ndarray, b: float, Ka: np.ndarray, j: int) -> tuple[np.ndarray, float]:
+    def moved(self, pt: Point, step: float, d_alpha, d_b: float, Kd, Kmd) -> Point:
+        """The point (α − step·d_α, b − step·d_b) from the products Kd, K₋d (no matvec)."""
+        return Point(pt.alpha - step * d_alpha, pt.b - step * d_b, pt.Ka - step * Kd, pt.Kma - step * Kmd)
+
+    def objective(self, pt: Point) -> float:
+        """F_k at a point (no matvec)."""
+        return (self.loss.value(pt.Ka, pt.b) + 0.5 * self.lam * float(pt.alpha @ (pt.Ka + pt.Kma))
+                - float(self.linear @ pt.alpha) + self.const)
+
+    def loss_gradient(self, pt: Point) -> tuple[np.ndarray, float]:
+        """∇L at a point: one matvec the first time, cached on the point."""
+        if pt.loss_grad is None:
+            w = self.loss.weights(pt.Ka, pt.b)
+            pt.loss_grad = (-self.product(w), -float(w.sum()))
+        return pt.loss_grad
+
+    def gradient(self, pt: Point) -> tuple[np.ndarray, float]:
+        g_alpha, g_b = self.loss_gradient(pt)
+        return g_alpha + self.lam * (pt.Ka + pt.Kma) - self.linear, g_b
+
+    def stochastic_gradient(self, pt: Point, j: int) -> tuple[np.ndarray, float]:
         """Unbiased one-sample estimate of ∇F_k: the loss term of sample j only.
 
         IKLR eq. (12) reads α ← α − η(−y_j K_j β_j + λK₊α); it drops the linearized concave
         term −λK₋α_k, without which the step would not descend on F_k (nor on f).  It is kept here.
         """
         y_j = self.loss.y[j]
-        weight = y_j * expit(-y_j * (Ka[j] + b))
-        g_alpha = -weight * self.loss.K[:, j] + self.lam * (Ka + self.kminus(alpha)) - self.linear
+        weight = y_j * expit(-y_j * (pt.Ka[j] + pt.b))
+        g_alpha = -weight * self.loss.K[:, j] + self.lam * (pt.Ka + pt.Kma) - self.linear
         return g_alpha, -float(weight)
 
 
-def gd_decay(sub: Subproblem, alpha, b, *, eta, rho, eps, max_inner, stop, step_cap):
+def gd_decay(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, stop, step_cap):
     """Algorithm 1's inner loop: GD with step η ρ^t.
 
     ``stop="objective"`` (TNNLS): stop when |F(α^(t+1)) − F(α^(t))| ≤ ε.
     ``stop="gradient"`` (MM'17): stop when ‖∇F(α^(t))‖ ≤ ε‖α^(t)‖.
 
     The paper's fixed schedule diverges whenever η·λ‖K₊‖ > 2 (TL1 kernels have ‖K‖ in the
-    thousands), so the first step is min(η, ``step_cap``) with ``step_cap`` = 1/L for a bound L
-    on F_k's curvature, and every step is safeguarded: one that fails the Armijo condition is
-    shrunk by ρ until it passes.  Where η ≤ 1/L neither device acts and the iterates are exactly
-    the paper's.
+    thousands), so the first step is min(η, ``step_cap``) with ``step_cap`` = 1/(λ‖K₊‖), and
+    every step is safeguarded: one that fails the Armijo condition is
+    shrunk by ρ until it passes.  Where η ≤ 1/(λ‖K₊‖) and the Armijo test passes, neither device acts and the iterates are exactly
+    the paper's.  Cost per step: the gradient's matvec (none at the start point when its loss
+    gradient is cached) and one for K·∇F, shared by all trial steps.
     """
-    F, Ka = sub.value(alpha, b)
+    F = sub.objective(pt)
     step = min(eta, step_cap)
     t = 0
     while t < max_inner:
-        g_alpha, g_b = sub.gradient(alpha, b, Ka)
+        g_alpha, g_b = sub.gradient(pt)
         gg = float(g_alpha @ g_alpha) + g_b * g_b
-        if gg == 0.0 or (stop == "gradient" and np.sqrt(gg) <= eps * np.linalg.norm(alpha)):
+        if gg == 0.0 or (stop == "gradient" and np.sqrt(gg) <= eps * np.linalg.norm(pt.alpha)):
             break
+        Kg, Kmg = sub.product(g_alpha), sub.kminus(g_alpha)
         while True:
-            new_alpha, new_b = alpha - step * g_alpha, b - step * g_b
-            F_new, Ka_new = sub.value(new_alpha, new_b)
+            new = sub.moved(pt, step, g_alpha, g_b, Kg, Kmg)
+            F_new = sub.objective(new)
             if F_new <= F - ARMIJO * step * gg or step < 1e-300:
                 break
             step *= rho
         if not F_new < F:  # no decrease representable in floating point: converged
             break
         t += 1
-        alpha, b, Ka, F_prev, F = new_alpha, new_b, Ka_new, F, F_new
+        pt, F_prev, F = new, F, F_new
         if stop == "objective" and abs(F_prev - F) <= eps:
             break
         step *= rho
-    return alpha, b, F, t
+    return pt, F, t
 
 
-def gd_exact(sub: Subproblem, alpha, b, *, gtol, max_inner, step0):
+def gd_exact(sub: Subproblem, pt: Point, *, gtol, max_inner, step0):
     """Gradient descent to ‖∇F_k‖ ≤ gtol: Barzilai–Borwein trial steps, Armijo backtracking.
 
     This is the "exact" CCCP baseline.  The paper's |ΔF| ≤ ε rule stops GD on any flat stretch
     of an ill-conditioned problem, not at the minimizer, so the exact variant tests the gradient.
-    Returns the last accepted step too, to start the next subproblem with.
+    Trial points are evaluated by explicit products (no drift over its many steps).  Returns the
+    last accepted step too, to start the next subproblem with.
     """
-    F, Ka = sub.value(alpha, b)
-    g_alpha, g_b = sub.gradient(alpha, b, Ka)
+    F = sub.objective(pt)
+    g_alpha, g_b = sub.gradient(pt)
     step = step0
     t = 0
     while t < max_inner:
@@ -104,25 +137,25 @@ def gd_exact(sub: Subproblem, alpha, b, *, gtol, max_inner, step0):
         if np.sqrt(gg) <= gtol:
             break
         while True:
-            new_alpha, new_b = alpha - step * g_alpha, b - step * g_b
-            F_new, Ka_new = sub.value(new_alpha, new_b)
+            new = sub.point(pt.alpha - step * g_alpha, pt.b - step * g_b)
+            F_new = sub.objective(new)
             if F_new <= F - ARMIJO * step * gg or step < 1e-300:
                 break
             step *= 0.5
         if not F_new < F:
             break
-        new_g_alpha, new_g_b = sub.gradient(new_alpha, new_b, Ka_new)
-        s_a, s_b = new_alpha - alpha, new_b - b
+        new_g_alpha, new_g_b = sub.gradient(new)
+        s_a, s_b = new.alpha - pt.alpha, new.b - pt.b
         r_a, r_b = new_g_alpha - g_alpha, new_g_b - g_b
         sr = float(s_a @ r_a) + s_b * r_b
         # BB1 step (s·s / s·r); F_k is strongly convex on the iterates' span, so sr > 0 there.
         step = (float(s_a @ s_a) + s_b * s_b) / sr if sr > 0 else step * 2.0
-        alpha, b, Ka, F, g_alpha, g_b = new_alpha, new_b, Ka_new, F_new, new_g_alpha, new_g_b
+        pt, F, g_alpha, g_b = new, F_new, new_g_alpha, new_g_b
         t += 1
-    return alpha, b, F, t, step
+    return pt, F, t, step
 
 
-def sgd(sub: Subproblem, alpha, b, *, eta, rho, eps, max_inner, rng, step_cap):
+def sgd(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, rng, step_cap):
     """CCICP-SGD's inner loop: one random column per step (eq. (12)), step min(η ρ^t, step_cap).
 
     Stops when |F_k(α^(t+1)) − F_k(α^(t))| ≤ ε.  ``step_cap`` is 1 / (a bound on the Lipschitz
@@ -130,35 +163,134 @@ def sgd(sub: Subproblem, alpha, b, *, eta, rho, eps, max_inner, rng, step_cap):
     does not give, and on TL1 kernels (‖K‖ ~ 10³) uncapped steps blow up before ρ^t tames them.
     F_k itself is evaluated exactly (one matvec, shared with the step's K₊α).
     """
-    n = alpha.size
-    F, Ka = sub.value(alpha, b)
+    n = pt.alpha.size
+    F = sub.objective(pt)
     t = 0
     while t < max_inner:
         j = int(rng.integers(n))
-        g_alpha, g_b = sub.stochastic_gradient(alpha, b, Ka, j)
+        g_alpha, g_b = sub.stochastic_gradient(pt, j)
         step = min(eta * rho**t, step_cap)
-        alpha, b = alpha - step * g_alpha, b - step * g_b
-        F_prev = F
-        F, Ka = sub.value(alpha, b)
+        pt = sub.point(pt.alpha - step * g_alpha, pt.b - step * g_b)
+        F_prev, F = F, sub.objective(pt)
         t += 1
         if abs(F - F_prev) <= eps:
             break
-    return alpha, b, F, t
+    return pt, F, t
 
 
-def lbfgs(sub: Subproblem, alpha, b, *, gtol, max_inner):
+def lbfgs(sub: Subproblem, pt: Point, *, gtol, max_inner):
     """Exact inner solve by L-BFGS warm-started at (α_k, b_k) (beyond the paper).
 
     scipy's ``gtol`` bounds the largest gradient entry; gtol/√(n+1) there bounds the 2-norm by gtol.
     """
-    n = alpha.size
+    n = pt.alpha.size
+    last = {}
 
     def fun(w):
-        F, Ka = sub.value(w[:n], w[n])
-        g_alpha, g_b = sub.gradient(w[:n], w[n], Ka)
-        return F, np.append(g_alpha, g_b)
+        last["pt"] = q = sub.point(w[:n].copy(), float(w[n]))
+        g_alpha, g_b = sub.gradient(q)
+        return sub.objective(q), np.append(g_alpha, g_b)
 
-    res = scipy.optimize.minimize(fun, np.append(alpha, b), jac=True, method="L-BFGS-B",
+    res = scipy.optimize.minimize(fun, np.append(pt.alpha, pt.b), jac=True, method="L-BFGS-B",
                                   options={"maxiter": max_inner, "gtol": gtol / np.sqrt(n + 1), "ftol": 0.0,
                                            "maxcor": 20})
-    return res.x[:n], float(res.x[n]), float(res.fun), int(res.nit)
+    q = last.get("pt")
+    if q is None or not np.array_equal(q.alpha, res.x[:n]) or q.b != res.x[n]:
+        q = sub.point(res.x[:n].copy(), float(res.x[n]))
+    return q, float(res.fun), int(res.nit)
+
+
+def ccicp_gd_lockstep(K, y, kminus, lams, step_caps, *, alpha0, radius, eta, rho, eps, max_outer, max_inner):
+    """CCICP-GD (``gd_decay`` with the |ΔF_k| ≤ ε stop) for several λ on one kernel, in lock step.
+
+    Column i follows exactly the iterates of the fit with λ = ``lams[i]`` (and step cap
+    ``step_caps[i]``): the same outer and inner loops, Armijo safeguard and stops, and it freezes
+    where that fit stops (its inner loops all end, or ‖α‖ exceeds ``radius[i]``: a runaway).  Only
+    the kernel products are shared: the columns needing one at a step go into a single matrix
+    product, which reads K once for all of them.  Returns α (n × m), b, outer iterations, runaway
+    flags, and ``matvecs``, the kernel products as counted by the separate fits, summed.
+    """
+    n, m = y.size, lams.size
+    Y = y[:, None]
+    A = np.repeat(alpha0[:, None], m, axis=1)
+    B = np.zeros(m)
+    KA = np.repeat(K @ alpha0[:, None], m, axis=1) if alpha0.any() else np.zeros((n, m))
+    KmA = kminus(A)
+    matvecs = int(alpha0.any()) * m
+
+    def value(KA_, B_):  # L(α, b) per column, as LogisticKernelLoss.value
+        return np.mean(np.logaddexp(0.0, -Y * (KA_ + B_)), axis=0)
+
+    def loss_gradient(cols):
+        nonlocal matvecs
+        W = Y * expit(-Y * (KA[:, cols] + B[cols])) / n
+        matvecs += cols.size
+        LG[:, cols], GB[cols] = -(K @ W), -W.sum(axis=0)
+
+    LG, GB = np.empty((n, m)), np.empty(m)
+    loss_gradient(np.arange(m))
+    live = np.ones(m, dtype=bool)
+    diverged = np.zeros(m, dtype=bool)
+    n_iter = np.zeros(m, dtype=int)
+    for _ in range(max_outer):
+        cols = np.flatnonzero(live)
+        if cols.size == 0:
+            break
+        linear, const = lams * KmA, 0.5 * lams * np.einsum("ij,ij->j", A, KmA)
+
+        def objective(c, A_, B_, KA_, KmA_):  # F_k per column c, as Subproblem.objective
+            return (value(KA_, B_) + 0.5 * lams[c] * np.einsum("ij,ij->j", A_, KA_ + KmA_)
+                    - np.einsum("ij,ij->j", linear[:, c], A_) + const[c])
+
+        F = np.full(m, np.nan)
+        F[cols] = objective(cols, A[:, cols], B[cols], KA[:, cols], KmA[:, cols])
+        step = np.minimum(eta, step_caps)
+        t = np.zeros(m, dtype=int)
+        active = live.copy()
+        while True:
+            active &= t < max_inner
+            c = np.flatnonzero(active)
+            if c.size == 0:
+                break
+            stale = c[t[c] > 0]  # moved since their loss gradient was taken
+            if stale.size:
+                loss_gradient(stale)
+            G = LG[:, c] + lams[c] * (KA[:, c] + KmA[:, c]) - linear[:, c]
+            gb = GB[c]
+            gg = np.einsum("ij,ij->j", G, G) + gb * gb
+            moving = gg != 0.0
+            active[c[~moving]] = False
+            c, G, gb, gg = c[moving], G[:, moving], gb[moving], gg[moving]
+            if c.size == 0:
+                break
+            KG, KmG = K @ G, kminus(G)
+            matvecs += c.size
+            s = step[c].copy()
+            pending = np.ones(c.size, dtype=bool)
+            F_new = np.empty(c.size)
+            while pending.any():
+                trial = (A[:, c] - s * G, B[c] - s * gb, KA[:, c] - s * KG, KmA[:, c] - s * KmG)
+                F_trial = objective(c, *trial)
+                accept = pending & ((F_trial <= F[c] - ARMIJO * s * gg) | (s < 1e-300))
+                F_new[accept] = F_trial[accept]
+                pending &= ~accept
+                s[pending] *= rho
+            down = F_new < F[c]  # else: no decrease representable, that fit's inner loop ends
+            active[c[~down]] = False
+            c, s, G, gb, KG, KmG, F_new = c[down], s[down], G[:, down], gb[down], KG[:, down], KmG[:, down], F_new[down]
+            A[:, c] -= s * G
+            B[c] -= s * gb
+            KA[:, c] -= s * KG
+            KmA[:, c] -= s * KmG
+            t[c] += 1
+            F_prev, F[c] = F[c], F_new
+            active[c[np.abs(F_prev - F_new) <= eps]] = False
+            step[c] = s * rho
+        n_iter[cols] += 1
+        moved = cols[t[cols] > 0]
+        if moved.size:
+            loss_gradient(moved)
+        ran_away = cols[np.linalg.norm(A[:, cols], axis=0) > radius[cols]]
+        diverged[ran_away] = True
+        live[ran_away] = False
+    return {"alpha": A, "b": B, "n_iter": n_iter, "diverged": diverged, "matvecs": matvecs}

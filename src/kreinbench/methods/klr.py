@@ -67,7 +67,11 @@ class SpectrumKLR(KLR):
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
         check_choice("transform", self.transform, {"flip", "clip", "shift"})
         check_choice("test_kernel", self.test_kernel, {"original", "projected"})
-        K = np.asarray(K, dtype=float)
+        # Validate before the O(n³) eigendecomposition, with the same messages as KLR.fit.
+        check_positive("lam", self.lam)
+        check_positive("tol", self.tol)
+        check_int("max_iter", self.max_iter, minimum=1)
+        K, _, _ = check_train_kernel(K, y)
         if spectrum is None:
             spectrum = eigendecompose(K)
         super().fit(transformed_kernel(spectrum, self.transform), y)

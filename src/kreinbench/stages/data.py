@@ -14,7 +14,11 @@ log = logging.getLogger(__name__)
 
 def fetch(snakemake) -> None:
     spec = spec_from_entry(snakemake.wildcards.dataset, snakemake.params.entry)
-    manifest = fetch_dataset(spec, snakemake.output.manifest, mirror=snakemake.params.mirror)
+    # The mirror (a directory laid out like ../shared/datasets or a base URL, tried before the
+    # canonical URLs; unset: $KREINBENCH_MIRROR) is read from the config, not passed as a rule
+    # parameter: the files are pinned by sha256, so where they come from must not make Snakemake
+    # rerun the fetch and everything downstream.
+    manifest = fetch_dataset(spec, snakemake.output.manifest, mirror=snakemake.config.get("mirror"))
     for entry in manifest["files"]:
         log.info("fetched %s (%d bytes, sha256 %s) from %s", entry["file"], entry["size"], entry["sha256"], entry["origin"])
 

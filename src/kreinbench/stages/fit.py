@@ -12,6 +12,8 @@ import numpy as np
 from kreinbench import cache
 from kreinbench.atomic import write_text_atomic
 from kreinbench.data.split import read_split
+from kreinbench.errors import KreinbenchError
+from kreinbench.kernels import block_rows
 from kreinbench.methods import ESTIMATORS
 from kreinbench.plan import spectrum_kind
 from kreinbench.selection import cross_validate
@@ -40,6 +42,10 @@ def fit(snakemake) -> None:
     for path in snakemake.input.kernels:
         instance = path.rsplit("/", 1)[1].removesuffix(".h5")
         kernels[instance], tests[instance], _ = cache.read_kernel(path, {"instance": instance})
+        for name, K in (("train", kernels[instance]), ("test", tests[instance])):
+            rows = block_rows(K.shape[1])  # in row blocks: no n x n boolean temporary
+            if not all(np.isfinite(K[i:i + rows]).all() for i in range(0, K.shape[0], rows)):
+                raise KreinbenchError(f"{name} kernel of HDF5 file {path!r} contains NaN or infinite entries")
 
     def make(params):
         return estimator_cls(**fixed, **params)

@@ -9,7 +9,7 @@ from kreinbench import cache
 from kreinbench.atomic import sha256_file
 from kreinbench.data.split import read_split
 from kreinbench.kernels import kernel_matrices, resolve_params
-from kreinbench.spectrum import compute_spectrum
+from kreinbench.spectrum import check_symmetric_kernel, compute_spectrum
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,8 @@ def kernel(snakemake) -> None:
 
 def spectrum(snakemake) -> None:
     K_train, _, attrs = cache.read_kernel(snakemake.input.kernel, {"instance": snakemake.wildcards.instance})
+    # Checked here too, so that the error names the file (compute_spectrum does not know it).
+    check_symmetric_kernel(K_train, f"train kernel of HDF5 file {snakemake.input.kernel!r}")
     kind = snakemake.params.kind
     start = time.perf_counter()
     spec = compute_spectrum(K_train, kind, seed=int(snakemake.params.seed))

@@ -1,7 +1,9 @@
-"""Stage `iklr_table2`: the dataset statistics of IKLR (TNNLS) Table II beside the paper's values.
+"""Stages `iklr_table2` and `iklr_table3`: IKLR (TNNLS) Tables II and III beside the paper's values.
 
-For each dataset: m (features used), n (rows the split was drawn from), and the extreme
+Table II, per dataset: m (features used), n (rows the split was drawn from), and the extreme
 eigenvalues μ_min, μ_max of the TL1 kernel on the training part of the first repetition.
+Table III, per dataset × method: test accuracy over the repetitions (from the tidy run
+records), the paper's value, and paired t-tests of the best method against the others.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 from scipy.sparse.linalg import eigsh
+from scipy.stats import ttest_rel
 
 from kreinbench.atomic import atomic_path
 from kreinbench.data.split import read_split
 from kreinbench.kernels import kernel_function, resolve_params
+from kreinbench.stages.report import to_markdown
 
 log = logging.getLogger(__name__)
 
@@ -114,3 +118,99 @@ def iklr_table2(snakemake) -> None:
         table.to_csv(tmp, index=False)
     with atomic_path(snakemake.output.md) as tmp:
         tmp.write_text(table2_markdown(table, kernel_spec))
+
+
+# Table III: test accuracy per dataset x method beside the paper's, with paired t-tests.
+
+# Level of the two-sided paired t-test of the best method against each other one.
+ALPHA = 0.05
+
+TABLE3_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "reps", "mean", "std",
+                  "paper_mean", "paper_std", "diff", "best", "p_value", "best_significantly_better"]
+
+
+def paired_tests(runs: pd.DataFrame, dataset_order: list[str], method_order: list[str],
+                 alpha: float = ALPHA) -> pd.DataFrame:
+    """Per dataset x method: repetitions, mean and std of test accuracy, whether it is the best
+    method of the dataset (highest mean; the first in ``method_order`` on a tie), and the
+    p-value of a two-sided paired t-test (``scipy.stats.ttest_rel``) of the best method's
+    accuracies against this method's over the repetitions both have.
+
+    Pairing by repetition is sound because every method of a repetition sees the same split.
+    The p-value is NaN for the best method itself, with fewer than two shared repetitions, or
+    when the two agree on every repetition (the t statistic is 0/0): never significant.
+    """
+    rows = []
+    for dataset in [d for d in dataset_order if d in set(runs["dataset"])]:
+        acc = runs[runs["dataset"] == dataset].pivot(index="rep", columns="method", values="accuracy")
+        acc = acc[[m for m in method_order if m in acc.columns]]
+        means = acc.mean()
+        best = means.idxmax()
+        for method in acc.columns:
+            pair = acc[[best, method]].dropna()
+            p_value = math.nan
+            if method != best and len(pair) >= 2 and (pair[best] != pair[method]).any():
+                p_value = float(ttest_rel(pair[best], pair[method]).pvalue)
+            rows.append({"dataset": dataset, "method": method, "reps": int(acc[method].count()),
+                         "mean": float(means[method]), "std": float(acc[method].std()), "best": method == best,
+                         "p_value": p_value, "best_significantly_better": bool(p_value < alpha)})
+    return pd.DataFrame(rows)
+
+
+def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[str, str]],
+                 dataset_order: list[str], method_order: list[str], alpha: float = ALPHA) -> pd.DataFrame:
+    """One row per dataset x method of ``runs``: our statistics and t-test (:func:`paired_tests`),
+    the paper's mean and std where ``paper`` has the cell (under the names ``names`` maps ours
+    to, see :func:`kreinbench.plan.paper_names`), and ``diff`` = our mean − the paper's."""
+    table = paired_tests(runs, dataset_order, method_order, alpha)
+    table["paper_dataset"] = table["dataset"].map(names["datasets"])
+    table["paper_method"] = table["method"].map(names["methods"])
+    table["label"] = table["method"].map(runs.drop_duplicates("method").set_index("method")["label"])
+    paper = paper.rename(columns={"mean": "paper_mean", "std": "paper_std"})
+    table = table.merge(paper, on=["paper_dataset", "paper_method"], how="left")
+    table["diff"] = table["mean"] - table["paper_mean"]
+    return table[TABLE3_COLUMNS]
+
+
+def _table3_cell(row) -> str:
+    ours = f"{row.mean:.3f} ± {row.std:.3f}"
+    ours = f"**{ours}**" if row.best else ours + (" †" if row.best_significantly_better else "")
+    if math.isnan(row.paper_mean):
+        return ours
+    return f"{ours} (paper {row.paper_mean:.3f} ± {row.paper_std:.3f}, Δ {row.diff:+.3f})"
+
+
+def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
+    """Datasets (rows) x methods (columns) in the layout of the paper's Table III."""
+    reps = sorted(set(table["reps"]))
+    wide = table.assign(cell=[_table3_cell(row) for row in table.itertuples(index=False)])
+    wide = wide.pivot(index="dataset", columns="method", values="cell")
+    wide = wide.loc[list(dict.fromkeys(table["dataset"])), list(dict.fromkeys(table["method"]))].fillna("")
+
+    def header(ours: str, paper_name: str) -> str:
+        return ours if ours == paper_name else f"{ours} (paper: {paper_name})"
+
+    methods = table.drop_duplicates("method").set_index("method")
+    datasets = table.drop_duplicates("dataset").set_index("dataset")["paper_dataset"]
+    wide.columns = [header(methods.at[m, "label"], methods.at[m, "paper_method"]) for m in wide.columns]
+    wide.index = [header(d, datasets[d]) for d in wide.index]
+    caption = (
+        f"IKLR (TNNLS) Table III, regenerated: test accuracy, mean ± std over {'/'.join(map(str, reps))} "
+        f"repetitions of the split. **Bold**: best mean of the dataset; †: the best method is significantly "
+        f"better (two-sided paired t-test over repetitions, p < {alpha:g}). In parentheses, where the paper has "
+        f"the dataset × method: its mean ± std over 10 runs and Δ = ours − paper's."
+    )
+    return to_markdown(wide, caption)
+
+
+def iklr_table3(snakemake) -> None:
+    runs = pd.read_csv(snakemake.input.runs)
+    paper = pd.read_csv(snakemake.input.paper, comment="#")
+    params = snakemake.params
+    table = table3_frame(runs, paper, params.names, list(params.datasets), list(params.methods))
+    for row in table[table["best_significantly_better"]].itertuples(index=False):
+        log.info("%s: best method beats %s (p = %.3g)", row.dataset, row.method, row.p_value)
+    with atomic_path(snakemake.output.csv) as tmp:
+        table.to_csv(tmp, index=False)
+    with atomic_path(snakemake.output.md) as tmp:
+        tmp.write_text(table3_markdown(table))

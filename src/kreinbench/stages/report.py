@@ -46,7 +46,7 @@ def accuracy_table(runs: pd.DataFrame, method_order: list[str]) -> pd.DataFrame:
     return table
 
 
-def _to_markdown(table: pd.DataFrame, caption: str) -> str:
+def to_markdown(table: pd.DataFrame, caption: str) -> str:
     header = "| dataset | " + " | ".join(table.columns) + " |"
     rule = "|---|" + "---|" * len(table.columns)
     lines = [f"| {idx} | " + " | ".join(str(v) for v in row) + " |" for idx, row in zip(table.index, table.values)]
@@ -67,7 +67,7 @@ def table(snakemake) -> None:
     caption = (f"Test accuracy (mean ± std over {reps} repetitions of a 50/50 stratified split; "
                f"hyper-parameters by {snakemake.params.cv_folds}-fold CV on the training half).")
     with atomic_path(snakemake.output.md) as tmp:
-        tmp.write_text(_to_markdown(acc, caption))
+        tmp.write_text(to_markdown(acc, caption))
 
 
 def figure(snakemake) -> None:
@@ -90,7 +90,12 @@ def figure(snakemake) -> None:
     ax.set_title(f"Convergence on {dataset} (CV-chosen λ per repetition; cf. IKLR Fig. 3)")
     ax.grid(alpha=0.3)
     ax.legend()
-    for out in (snakemake.output.png, snakemake.output.pdf):
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+def save_figure(fig, *paths: str) -> None:
+    """Write ``fig`` atomically to each path, in the format its extension names; close it."""
+    for out in paths:
         with atomic_path(out) as tmp:
             fig.savefig(tmp, format=out.rsplit(".", 1)[1], dpi=150)
     plt.close(fig)

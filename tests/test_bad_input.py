@@ -1,0 +1,339 @@
+"""Bad input: every case fails with an error naming the culprit (file, dataset, parameter, config
+key) and leaves no partial output behind.
+
+This file adds the cases not covered elsewhere.  Existing ones, not repeated here: raw rows,
+registry entries, parsers and split options (test_data.py), downloads (test_download.py), cache
+attribute mismatch / truncation / non-square writes (test_cache.py), non-square, non-symmetric and
+NaN kernels in the eigensolver (test_spectrum.py), kernel specs and features (test_kernels.py,
+test_spd.py), unknown dataset in the config (test_pipeline.py), per-estimator parameters
+(test_iklr.py, test_svm.py, test_tdcasvm.py, test_indefinite_svm.py, test_dank*.py).
+"""
+
+from __future__ import annotations
+
+import bz2
+import copy
+import gzip
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import yaml
+
+from kreinbench import cache, plan
+from kreinbench.data.fetch import fetch_dataset
+from kreinbench.data.parse import parse_dataset
+from kreinbench.data.registry import spec_from_entry
+from kreinbench.data.split import write_split
+from kreinbench.errors import DataError, KreinbenchError
+from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.methods import ESTIMATORS
+from kreinbench.stages import data as data_stage
+from kreinbench.stages import fit as fit_stage
+from kreinbench.stages import kernel as kernel_stage
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def leftovers(directory: Path) -> list[str]:
+    """Every file under ``directory`` (temporaries included)."""
+    return sorted(str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file())
+
+
+# --- kernel / spectrum / fit stages on bad cache files ----------------------------------------
+
+@pytest.fixture(scope="module")
+def stage_files(load_split, tmp_path_factory):
+    """A split file, its TL1 kernel file and the stage arguments around them."""
+    root = tmp_path_factory.mktemp("stages")
+    split = load_split("monk-2")
+    split_path = root / "data/splits/monk-2/rep1.h5"
+    write_split(split, split_path, provenance={})
+    params = resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1])
+    K, K_test = kernel_matrices(params, split.X_train, split.X_test)
+    return SimpleNamespace(root=root, split=split_path, K=K, K_test=K_test, params=params)
+
+
+def spectrum_job(kernel_path: Path, out_dir: Path, instance="tl1"):
+    return SimpleNamespace(input=SimpleNamespace(kernel=str(kernel_path)),
+                           output=SimpleNamespace(spectrum=str(out_dir / f"{instance}.h5")),
+                           wildcards=SimpleNamespace(instance=instance),
+                           params=SimpleNamespace(kind="full", seed=1))
+
+
+def fit_job(files, kernel_path: Path, out_dir: Path, estimator="KLR", instance="tl1"):
+    return SimpleNamespace(
+        wildcards=SimpleNamespace(dataset="monk-2", method="m", rep="1"),
+        params=SimpleNamespace(method={"estimator": estimator, "kernel": "tl1", "grid": {"lam": [1.0]}}, cv_folds=2),
+        input=SimpleNamespace(split=str(files.split), kernels=[str(kernel_path)], spectra=[]),
+        output=SimpleNamespace(record=str(out_dir / "rep1.json")))
+
+
+def write_kernel_file(path: Path, K, K_test, instance="tl1"):
+    cache.write_kernel(path, K, K_test, {"kernel": {"type": "tl1"}, "instance": instance, "split_sha256": "x"})
+    return path
+
+
+@pytest.mark.parametrize("damage,message", [
+    ("nan", "contains NaN"),
+    ("asymmetric", "is not symmetric"),
+    ("other-instance", "was made for instance='rbf-sigma=1'"),
+    ("truncated", "unreadable or incomplete"),
+])
+def test_spectrum_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_path, damage, message):
+    K = stage_files.K.copy()
+    if damage == "nan":
+        K[3, 5] = K[5, 3] = np.nan
+    if damage == "asymmetric":
+        K[3, 5] += 1.0
+    path = write_kernel_file(tmp_path / "in" / "tl1.h5", K, stage_files.K_test,
+                             instance="rbf-sigma=1" if damage == "other-instance" else "tl1")
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    out = tmp_path / "out"
+    with pytest.raises(KreinbenchError, match=message) as info:
+        kernel_stage.spectrum(spectrum_job(path, out))
+    assert str(path) in str(info.value)
+    assert not out.exists() or leftovers(out) == []
+
+
+@pytest.mark.parametrize("damage,message", [
+    ("nan-train", "contains NaN"),
+    ("nan-test", "contains NaN"),
+    ("other-instance", "was made for instance='rbf-sigma=1'"),
+])
+def test_fit_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_path, damage, message):
+    K, K_test = stage_files.K.copy(), stage_files.K_test.copy()
+    if damage == "nan-train":
+        K[0, 0] = np.nan
+    if damage == "nan-test":
+        K_test[2, 7] = np.inf
+    path = write_kernel_file(tmp_path / "in" / "tl1.h5", K, K_test,
+                             instance="rbf-sigma=1" if damage == "other-instance" else "tl1")
+    out = tmp_path / "out"
+    with pytest.raises(KreinbenchError, match=message) as info:
+        fit_stage.fit(fit_job(stage_files, path, out))
+    assert str(path) in str(info.value)
+    assert not out.exists() or leftovers(out) == []
+
+
+def test_kernel_stage_refuses_a_truncated_split_file(stage_files, tmp_path):
+    split = tmp_path / "rep1.h5"
+    split.write_bytes(stage_files.split.read_bytes()[:700])
+    job = SimpleNamespace(input=SimpleNamespace(split=str(split)), params=SimpleNamespace(spec={"type": "tl1"}),
+                          wildcards=SimpleNamespace(instance="tl1"),
+                          output=SimpleNamespace(kernel=str(tmp_path / "out" / "tl1.h5")))
+    with pytest.raises(DataError, match="unreadable or incomplete") as info:
+        kernel_stage.kernel(job)
+    assert str(split) in str(info.value)
+    assert not (tmp_path / "out").exists() or leftovers(tmp_path / "out") == []
+
+
+# --- raw files the parsers cannot read --------------------------------------------------------
+
+def local_spec(path: Path, fmt="delimited", **extra):
+    entry = {"task": "binary", "source": {"type": "local", "path": str(path)},
+             "parser": {"format": fmt, **extra}, "label": {"column": -1, "positive": ["1"], "negative": ["0"]},
+             "split": {"protocol": "random", "test_size": 0.5}}
+    if fmt == "libsvm":
+        entry["label"] = {"column": 0, "positive": ["1"], "negative": ["-1"]}
+    return spec_from_entry("toy", entry)
+
+
+CSV = "".join(f"{i},{i % 3},{i % 2}\n" for i in range(40)).encode()
+
+
+def truncated_gzip() -> bytes:
+    return gzip.compress(CSV * 20)[:-30]
+
+
+def truncated_bz2() -> bytes:
+    return bz2.compress(CSV * 20)[:-30]
+
+
+@pytest.mark.parametrize("name,content,fmt,message", [
+    ("toy.svm", b"", "libsvm", "no data rows"),
+    ("toy.arff", b"", "arff", "no @data section"),
+    ("toy.csv.gz", b"", "delimited", "cannot read|no data rows"),
+    ("toy.csv.gz", truncated_gzip(), "delimited", "cannot read"),
+    ("toy.csv.bz2", truncated_bz2(), "delimited", "cannot read"),
+    ("toy.csv.gz", CSV, "delimited", "cannot read"),  # not gzip at all
+    ("toy.csv", b"\xff\xfe\x00garbage\x81\n", "delimited", "not UTF-8"),
+])
+def test_unreadable_raw_files_name_dataset_and_file(tmp_path, name, content, fmt, message):
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(DataError, match=message) as info:
+        parse_dataset(local_spec(tmp_path / name, fmt), tmp_path)
+    assert "dataset 'toy'" in str(info.value) and name in str(info.value)
+
+
+def test_split_stage_on_an_empty_raw_file_writes_no_split(tmp_path):
+    (tmp_path / "toy.csv").write_bytes(b"")
+    entry = {"task": "binary", "source": {"type": "local", "path": str(tmp_path / "toy.csv")},
+             "parser": {"format": "delimited", "delimiter": ","}, "label": {"column": -1, "positive": ["1"], "negative": ["0"]},
+             "split": {"protocol": "random", "test_size": 0.5}}
+    manifest = tmp_path / "data/raw/toy/manifest.json"
+    fetch_dataset(spec_from_entry("toy", entry), manifest)
+    out = tmp_path / "data/splits/toy"
+    job = SimpleNamespace(wildcards=SimpleNamespace(dataset="toy", rep="1"), params=SimpleNamespace(entry=entry, seed=0),
+                          input=SimpleNamespace(manifest=str(manifest)), output=SimpleNamespace(split=str(out / "rep1.h5")))
+    with pytest.raises(DataError, match="no data rows") as info:
+        data_stage.split(job)
+    assert "dataset 'toy'" in str(info.value) and "toy.csv" in str(info.value)
+    assert not out.exists() or leftovers(out) == []
+
+
+# --- estimators: every registered one, the same bad inputs ------------------------------------
+
+# Per estimator: its regularization parameter, its tolerance parameter, whether it has a solver
+# choice, and how to build a small kernel it accepts.
+REGULARIZER = {"IKLR": "lam", "KLR": "lam", "SpectrumKLR": "lam", "SVM": "C", "KSVM": "C", "TDCASVM": "C",
+               "IndefiniteSVM": "C", "DANK": "C"}
+TOLERANCE = {"IKLR": "eps", "KLR": "tol", "SpectrumKLR": "tol", "SVM": "tol", "KSVM": "tol", "TDCASVM": "tol",
+             "IndefiniteSVM": "tol", "DANK": "tol"}
+
+
+def test_the_catalogue_covers_every_registered_estimator():
+    assert set(REGULARIZER) == set(TOLERANCE) == set(ESTIMATORS)
+
+
+@pytest.fixture(scope="module")
+def problem():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    X_test = rng.normal(size=(7, 3))
+    K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1))
+    K_test = np.exp(-((X_test[:, None] - X[None]) ** 2).sum(-1))
+    return SimpleNamespace(X=X, y=y, X_test=X_test, K=K, K_test=K_test)
+
+
+def fit(name, params, K, y, X):
+    est = ESTIMATORS[name](**params)
+    args = (X,) if ESTIMATORS[name].needs_features else ()
+    return est, lambda: est.fit(K, y, *args)
+
+
+def fitted_attributes(est) -> list[str]:
+    return [a for a in vars(est) if a.endswith("_") and not a.startswith("_")]
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+@pytest.mark.parametrize("case,message", [
+    ("non-square", r"K must be a square \(n, n\) kernel matrix, got shape \(30, 29\)"),
+    ("nan", "K contains NaN"),
+    ("three-classes", "exactly 2 classes, got 3"),
+    ("short-y", r"y must have shape \(30,\)"),
+    ("regularizer-zero", "parameter {reg} must be > 0, got 0"),
+    ("regularizer-negative", "parameter {reg} must be > 0, got -1"),
+    ("tolerance-negative", "parameter {tol} must be >= 0|parameter {tol} must be > 0"),
+    ("solver", "parameter solver='newton-raphson' is not one of"),
+])
+def test_bad_fit_input_names_the_culprit_and_leaves_the_estimator_unfitted(problem, name, case, message):
+    K, y, X, params = problem.K, problem.y, problem.X, {}
+    if case == "non-square":
+        K = K[:, :-1]
+    elif case == "nan":
+        K = K.copy()
+        K[4, 2] = K[2, 4] = np.nan
+    elif case == "three-classes":
+        y = y.copy()
+        y[:3] = 5
+    elif case == "short-y":
+        y = y[:-1]
+    elif case.startswith("regularizer"):
+        params[REGULARIZER[name]] = 0 if case.endswith("zero") else -1
+    elif case == "tolerance-negative":
+        params[TOLERANCE[name]] = -1e-3
+    elif case == "solver":
+        if "solver" not in ESTIMATORS[name]().get_params():
+            # No solver choice: the config check names the method and the stray parameter.
+            config = {"datasets": ["blobs"], "kernels": {"k": {"type": "rbf"}},
+                      "methods": {"m": {"estimator": name, "kernel": "k", "params": {"solver": "newton-raphson"}}}}
+            with pytest.raises(KreinbenchError, match="config methods.m.params: .*'solver'"):
+                plan.check_config(config)
+            return
+        params["solver"] = "newton-raphson"
+    est, run = fit(name, params, K, y, X)
+    with pytest.raises(KreinbenchError, match=message.format(reg=REGULARIZER[name], tol=TOLERANCE[name])):
+        run()
+    assert fitted_attributes(est) == []
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+@pytest.mark.parametrize("case", ["columns", "vector", "nan"])
+def test_bad_cross_kernel_is_named(problem, name, case):
+    est, run = fit(name, {}, problem.K, problem.y, problem.X)
+    run()
+    K_cross = {"columns": problem.K_test[:, :-1], "vector": problem.K_test[0],
+               "nan": np.where(np.eye(7, 30, dtype=bool), np.nan, problem.K_test)}[case]
+    args = (problem.X_test,) if ESTIMATORS[name].needs_features else ()
+    message = "K_cross contains NaN" if case == "nan" else r"K_cross must have shape \(n_test, 30\)"
+    with pytest.raises(KreinbenchError, match=message):
+        est.decision_function(K_cross, *args)
+
+
+# --- config errors, as `snakemake -n` reports them --------------------------------------------
+
+BASE = {
+    "seed": 1, "repetitions": 1, "cv_folds": 2, "datasets": ["blobs"],
+    "kernels": {"rbf": {"type": "rbf", "sigma": 1.0}},
+    "methods": {"klr": {"estimator": "KLR", "kernel": "rbf", "grid": {"lam": [1.0]}}},
+    "figures": {"convergence": {"dataset": "blobs", "methods": ["klr"]}},
+}
+
+
+def bad_config(change):
+    config = copy.deepcopy(BASE)
+    change(config)
+    return config
+
+
+CONFIG_CASES = {
+    "unknown-key": (lambda c: c.update(methds={}), r"Additional properties are not allowed \('methds' was unexpected\)"),
+    "wrong-type": (lambda c: c.update(repetitions="two"), r"(?s)'two' is not of type 'integer'.*repetitions"),
+    "unknown-estimator": (lambda c: c["methods"]["klr"].update(estimator="KRR"), r"(?s)'KRR' is not one of.*estimator"),
+    "unknown-kernel-type": (lambda c: c["kernels"]["rbf"].update(type="gauss"), r"(?s)'gauss' is not one of.*type"),
+    "unknown-kernel-name": (lambda c: c["methods"]["klr"].update(kernel="rbff"),
+                            "config methods.klr.kernel: unknown kernel 'rbff'"),
+    "unknown-method-name": (lambda c: c["figures"]["convergence"].update(methods=["klrr"]),
+                            "config figures.convergence.methods: unknown method 'klrr'"),
+    "unknown-figure-dataset": (lambda c: c["figures"]["convergence"].update(dataset="sonar"),
+                               "config figures.convergence.dataset 'sonar' is not in datasets"),
+    "empty-methods": (lambda c: c.update(methods={}), r"(?s)\{\} should be non-empty.*methods"),
+    "empty-datasets": (lambda c: c.update(datasets=[]), r"(?s)\[\] should be non-empty.*datasets"),
+    "unknown-estimator-param": (lambda c: c["methods"]["klr"].update(params={"lamda": 1.0}),
+                                "config methods.klr.params: .*'lamda'"),
+}
+
+
+@pytest.mark.parametrize("case", list(CONFIG_CASES))
+def test_bad_config_is_refused_by_a_dry_run_naming_the_key(tmp_path, case):
+    change, message = CONFIG_CASES[case]
+    shutil.copy(ROOT / "Snakefile", tmp_path)
+    shutil.copytree(ROOT / "workflow", tmp_path / "workflow")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(bad_config(change), sort_keys=False))
+    before = set(leftovers(tmp_path))
+    result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0, out[-2000:]
+    assert re.search(message, out), out[-3000:]
+    for top in ("data", "results", "logs", "figures"):
+        assert not (tmp_path / top).exists()
+    assert {f for f in set(leftovers(tmp_path)) - before if not f.startswith(".snakemake")} == set()
+
+
+def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
+    """Control: without the change, the same dry run succeeds (so each case fails for its change)."""
+    shutil.copy(ROOT / "Snakefile", tmp_path)
+    shutil.copytree(ROOT / "workflow", tmp_path / "workflow")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(BASE, sort_keys=False))
+    result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
