@@ -3,6 +3,7 @@ import pytest
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.indefinite_svm import IndefiniteSVM, ProxyObjective
+from reference import project_bisection
 
 
 def ying_problem(n, seed):
@@ -25,18 +26,6 @@ def f_by_definition(K0, y, rho, alpha):
     return alpha.sum() - 0.5 * v @ Kp @ v + rho * np.sum((Kp - K0) ** 2), 1 - y * (Kp @ v)
 
 
-def project(v, y, C):
-    """Projection onto Q₁ by bisection on the multiplier (independent of kreinbench's)."""
-    lo, hi = -np.abs(v).max() - C - 1, np.abs(v).max() + C + 1
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if y @ np.clip(v - mid * y, 0, C) > 0:
-            lo = mid
-        else:
-            hi = mid
-    return np.clip(v - (lo + hi) / 2 * y, 0, C)
-
-
 def reference_maximum(K0, y, C, rho, iters=4000):
     """FISTA with adaptive restart on −f, using f_by_definition; returns max f."""
     n = y.size
@@ -46,7 +35,7 @@ def reference_maximum(K0, y, C, rho, iters=4000):
     f_prev = -np.inf
     for _ in range(iters):
         _, g = f_by_definition(K0, y, rho, z)
-        x_new = project(z + g / L, y, C)
+        x_new = project_bisection(z + g / L, y, C)
         f_new, _ = f_by_definition(K0, y, rho, x_new)
         best = max(best, f_new)
         if f_new < f_prev:  # restart the momentum
@@ -62,7 +51,7 @@ def test_objective_and_gradient_match_the_definition_and_finite_differences():
     K0, y = ying_problem(30, seed=1)
     rho = 0.7
     obj = ProxyObjective(K0, y, rho)
-    alpha = project(np.random.default_rng(2).uniform(0, 1.5, 30), y, 1.5)
+    alpha = project_bisection(np.random.default_rng(2).uniform(0, 1.5, 30), y, 1.5)
     f, g = obj.value_and_gradient(alpha)
     f_ref, g_ref = f_by_definition(K0, y, rho, alpha)
     assert f == pytest.approx(f_ref, rel=1e-11)

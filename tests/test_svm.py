@@ -5,6 +5,7 @@ from sklearn.svm import SVC
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.smo import kkt_violation, smo_solve
 from kreinbench.methods.svm import KSVM, SVM, dual_objective
+from reference import project_bisection
 
 
 def pm(y, est):
@@ -82,14 +83,7 @@ def test_smo_without_linear_term_reaches_libsvm_optimum(rbf_heart):
 def _reference_qp(Q, p, y, C, iters=20000):
     """Accelerated projected gradient with its own projection (bisection on the multiplier)."""
     def project(v):
-        lo, hi = -np.abs(v).max() - C - 1, np.abs(v).max() + C + 1
-        for _ in range(100):
-            mid = (lo + hi) / 2
-            if y @ np.clip(v - mid * y, 0, C) > 0:
-                lo = mid
-            else:
-                hi = mid
-        return np.clip(v - (lo + hi) / 2 * y, 0, C)
+        return project_bisection(v, y, C)
 
     L = np.linalg.eigvalsh(Q)[-1]
     x = z = np.zeros(y.size)
