@@ -7,7 +7,8 @@ from sklearn.svm import SVC
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank import DANK
-from kreinbench.methods.dank_adaptive import AdaptiveMatrix
+from kreinbench.methods import dank_adaptive
+from kreinbench.methods.dank_adaptive import AdaptiveMatrix, kernel_is_psd
 from kreinbench.methods.dank_problem import dank_evaluate
 from kreinbench.methods.neighbours import extension_indices, reciprocal_neighbours
 from reference import project_bisection
@@ -87,6 +88,39 @@ def test_adaptive_matrix_is_the_exact_minimizer_of_H(blobs):
             lam, V = np.linalg.eigh(F_ref + scale * (E + E.T))
             F_pert = (V * np.maximum(lam, 0)) @ V.T  # any other point of the PSD cone
             assert H(alpha, F_pert, K, y, eta, tau) >= value - 1e-12
+
+
+@pytest.mark.parametrize("eta", [10.0, 0.3, 0.1])
+@pytest.mark.parametrize("psd", [True, False])
+@pytest.mark.parametrize("tau", [0.0, 0.01])
+def test_cheap_routes_give_the_eigh_result(eta, psd, tau, monkeypatch):
+    """The routes around the full eigh agree with it: τ = 0 with K PSD (F = 11ᵀ + Γ), and for τ > 0
+    the rank-one power iteration (η = 10: Γ small, rank F = 1), Lanczos (η = 0.3: rank F of 2 or 3)
+    or, past its size limit, eigh (η = 0.1: rank F > 10)."""
+    rng = np.random.default_rng(5)
+    n = 120
+    X = rng.normal(size=(n, 3))
+    K = gaussian(X, X, sigma=0.7)
+    if not psd:
+        K = K - 0.3 * gaussian(X, X, sigma=0.2)  # a difference of Gaussians: indefinite
+    assert kernel_is_psd(K) == psd
+    alpha = np.zeros(n)
+    support = rng.choice(n, 90, replace=False)
+    alpha[support] = rng.uniform(0.0, 0.05, support.size)
+    v = np.where(rng.random(n) < 0.5, -1.0, 1.0) * alpha
+    fast = AdaptiveMatrix(K, v, eta, tau, psd=psd)
+    monkeypatch.setattr(dank_adaptive, "POWER_MIN_SIZE", n + 1)
+    slow = AdaptiveMatrix(K, v, eta, tau, psd=False)
+    reference = dense_F(K, v, eta, tau)
+    scale = np.abs(reference).max()
+    for F in (fast, slow):
+        np.testing.assert_allclose(F.dense(), reference, atol=1e-12 * scale)
+        np.testing.assert_allclose(F.hadamard_times_v(), (reference * K) @ v, atol=1e-11 * scale)
+        np.testing.assert_allclose(F.distance_to_ones_sq(), np.sum((reference - 1) ** 2), rtol=1e-9, atol=1e-13)
+    assert fast.rank == slow.rank
+    if tau > 0:
+        assert (fast.rank == 1) == (eta == 10.0)
+    np.testing.assert_allclose(fast.penalty(eta, tau), slow.penalty(eta, tau), rtol=1e-9, atol=1e-15)
 
 
 def test_gradient_of_h_matches_finite_differences(blobs):

@@ -10,16 +10,74 @@ of M are shifted down by τ/2 and clipped at 0.
 c = Qᵀ1 = [1_s; √(n−s)], M = Q (ccᵀ + blockdiag(Γ_SS, 0)) Qᵀ.  Every eigenvector of M outside
 range(Q) has eigenvalue 0 and is removed by the threshold, hence F = Q B Qᵀ with the (s+1)×(s+1)
 matrix B = J_{τ/2}(ccᵀ + blockdiag(Γ_SS, 0)) and rank(F) ≤ 1 + s: one small eigh, never an n×n one.
+
+Even the (s+1)×(s+1) eigh is O(s³) per evaluation, while only the eigenvalues of M above τ/2 are
+kept.  Cheaper routes give the same F to round-off:
+
+* τ = 0 and K PSD (the partitioned subproblems (18), problem (17)): Γ ⪰ 0, so M ⪰ 0 and
+  J_0(M) = M.  F = 11ᵀ + Γ needs no eigendecomposition, and
+  (F ⊙ K)v = Kv + v ⊙ (K∘K)(v∘v)/(4η), ‖F − 11ᵀ‖²_F = (v∘v)ᵀ(K∘K)(v∘v)/(16η²): two matvecs.
+* Rank one: when λ₂(M) ≤ τ/2, F = (λ₁ − τ/2)uuᵀ.  The top eigenpair of M ≈ ccᵀ is found by
+  power iteration from c (it converges by the factor λ₂/λ₁ ≈ ‖Γ‖/n per step: two or three
+  matvecs), and λ₂ ≤ τ/2 is certified by λ₂² ≤ ‖M‖²_F − λ₁² (one more pass), or for PSD K by
+  Weyl's λ₂(M) ≤ λ₁(Γ_SS) ≤ tr Γ_SS.  In DANK's regime (η = ‖α_SVM‖², Γ small) F stays rank one
+  for most evaluations of a fit.
+* Low rank: otherwise Lanczos (ARPACK, matvecs with M only) for the k largest eigenpairs, k
+  doubling until the k-th falls below τ/2; the dense eigh is left for large ranks and small M.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
-from scipy.linalg import eigh
+from scipy.linalg import LinAlgError, cholesky, eigh
+from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
+
+# Above this size of M, the rank-one route is tried before the full eigh (below it, eigh of M is
+# as cheap as the few matvecs and the bound).
+POWER_MIN_SIZE = 64
+# The Lanczos route gives up for the dense eigh once more than size/LANCZOS_MAX_SHARE eigenpairs
+# are needed.
+LANCZOS_MAX_SHARE = 8
+# Power-iteration steps before giving up on the rank-one route (each gains ≥ log10(2n/τ) digits).
+POWER_MAX_STEPS = 50
+# A kernel counts as PSD when K + δI, δ = PSD_JITTER·max K_ii, has a Cholesky factor: it then has
+# λ_min(K) ≥ −δ, and treating it as PSD changes F by at most δ·max v²/(4η) in spectral norm
+# (the negative eigenvalues of M that J_0 would clip) -- round-off level for a PSD kernel whose
+# tiny negative eigenvalues are rounding noise.
+PSD_JITTER = 1e-10
+
+
+def kernel_is_psd(K: np.ndarray) -> bool:
+    """True when K is PSD up to :data:`PSD_JITTER` (one Cholesky factorization, O(n³/3))."""
+    delta = PSD_JITTER * max(float(np.max(np.abs(np.diag(K)))), np.finfo(float).tiny)
+    try:
+        cholesky(K + delta * np.eye(K.shape[0]), lower=True, check_finite=False)
+    except LinAlgError:
+        return False
+    return True
+
+
+def adaptive_matrices(K: np.ndarray, eta: float, tau: float):
+    """v ↦ F(v) for one solve: the PSD test of K (and K ∘ K for τ = 0) done once, not per evaluation."""
+    psd = kernel_is_psd(K)
+    K_sq = K * K if tau == 0.0 and psd else None
+    return lambda v: AdaptiveMatrix(K, v, eta, tau, psd=psd, K_sq=K_sq)
 
 
 class AdaptiveMatrix:
     """F(v) for a kernel ``K`` (n, n), signed weights ``v`` (n,), and η > 0, τ ≥ 0.
+
+    Parameters
+    ----------
+    K, v, eta, tau
+        The kernel, the weights, η and τ.
+    psd : bool, default=False
+        The caller certifies that K is PSD (:func:`kernel_is_psd`, once per solve), which enables
+        the eigendecomposition-free route for τ = 0 and the trace bound of the rank-one route.
+    K_sq : ndarray of shape (n, n), optional
+        K ∘ K, precomputed once per solve for the τ = 0 route (computed here if not given).
 
     Attributes
     ----------
@@ -27,14 +85,15 @@ class AdaptiveMatrix:
         S, the indices with v_i ≠ 0.
     B : ndarray of shape (s + 1, s + 1) (or (n, n) when S is everything)
         F in the basis Q; entries F_SS = B[:s, :s], F_{S, i∉S} = B[:s, s]/√(n−s),
-        F_{i∉S, j∉S} = B[s, s]/(n−s).
+        F_{i∉S, j∉S} = B[s, s]/(n−s).  Built on first access on the cheap routes.
     eigenvalues : ndarray
         The nonzero eigenvalues of F (descending), so ``rank = eigenvalues.size``.
     """
 
-    def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float):
+    def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float, *, psd: bool = False, K_sq=None):
         n = K.shape[0]
-        self.n = n
+        self.n, self.eta, self.tau = n, eta, tau
+        self._K, self._v = K, v
         self.support = np.flatnonzero(v)
         self.v_support = v[self.support]
         s = self.support.size
@@ -44,21 +103,109 @@ class AdaptiveMatrix:
         if self.n_rest:
             c[s] = np.sqrt(self.n_rest)
         self._c = c
-        K_SS = K[np.ix_(self.support, self.support)]
-        M = np.outer(c, c)
-        M[:s, :s] += self.v_support[:, None] * K_SS * self.v_support[None, :] / (4.0 * eta)
-        lam, Z = eigh(M)
-        mu = lam - 0.5 * tau
-        # Round-off of the eigh is ~ size·ε·‖M‖; smaller "eigenvalues" are zeros of the threshold.
-        keep = mu > size * np.finfo(float).eps * max(abs(lam[-1]), abs(lam[0]), 1.0)
-        Zk = Z[:, keep]
-        self.eigenvalues = mu[keep][::-1]
-        self.B = (Zk * mu[keep]) @ Zk.T
-        self._K_SS = K_SS
         mask = np.ones(n, dtype=bool)
         mask[self.support] = False
         self.rest = np.flatnonzero(mask)
+        self._identity = tau == 0.0 and psd
+        if self._identity:
+            self._K_sq = K * K if K_sq is None else K_sq
+            return
+        # K_SS without a copy when S is everything (the first iterations of a fit)
+        self._K_SS = K if s == n else K[np.ix_(self.support, self.support)]
         self._K_rest_S = K[np.ix_(self.rest, self.support)] if self.n_rest else None
+        self._factors = None  # (Z, μ): F = Q Z diag(μ) Zᵀ Qᵀ on the rank-one and Lanczos routes
+        if size >= POWER_MIN_SIZE and tau > 0.0:
+            self._factors = self._rank_one(psd) or self._lanczos()
+        if self._factors is None:
+            M = np.outer(c, c)
+            M[:s, :s] += self.v_support[:, None] * self._K_SS * self.v_support[None, :] / (4.0 * eta)
+            lam, Z = eigh(M)
+            mu = lam - 0.5 * tau
+            # Round-off of the eigh is ~ size·ε·‖M‖; smaller "eigenvalues" are zeros of the threshold.
+            keep = mu > size * np.finfo(float).eps * max(abs(lam[-1]), abs(lam[0]), 1.0)
+            Zk = Z[:, keep]
+            self.eigenvalues = mu[keep][::-1]
+            self.B = (Zk * mu[keep]) @ Zk.T
+
+    # -- the rank-one route -----------------------------------------------------------------
+    def _M_times(self, x: np.ndarray) -> np.ndarray:
+        s = self.support.size
+        out = self._c * (self._c @ x)
+        out[:s] += self.v_support * (self._K_SS @ (self.v_support * x[:s])) / (4.0 * self.eta)
+        return out
+
+    def _rank_one(self, psd: bool):
+        """(Z, μ) when M has exactly one eigenvalue above τ/2, else None (then eigh decides)."""
+        eps = np.finfo(float).eps
+        half_tau = 0.5 * self.tau
+        w2 = self.v_support**2
+        # PSD K: λ₂(M) ≤ λ₁(Γ_SS) ≤ tr Γ_SS, known in O(s) before any matvec
+        certified = psd and float(w2 @ np.diag(self._K_SS)) / (4.0 * self.eta) <= half_tau
+        u = self._c / np.linalg.norm(self._c)
+        for _ in range(POWER_MAX_STEPS):
+            w = self._M_times(u)
+            rho = float(u @ w)
+            # residual ≤ a few ulps of ρ: u is exact to round-off (the gap is ≥ ρ − τ)
+            done = np.linalg.norm(w - rho * u) <= 8 * eps * rho * np.sqrt(u.size)
+            u = w / np.linalg.norm(w)
+            if done:
+                break
+        else:
+            return None
+        if not certified:
+            # any K: λ₂(M)² ≤ Σ_{k≥2} λ_k(M)² = ‖M‖²_F − λ₁², with
+            # ‖M‖²_F = ‖c‖⁴ + 2·1ᵀΓ_SS1 + ‖Γ_SS‖²_F = n² + vᵀKv/(2η) + (v∘v)ᵀ(K∘K)(v∘v)/(16η²)
+            vs = self.v_support
+            frob_sq = self.n**2 + float(vs @ (self._K_SS @ vs)) / (2.0 * self.eta) \
+                + float(w2 @ ((self._K_SS * self._K_SS) @ w2)) / (16.0 * self.eta**2)
+            # both terms are ~n², so their difference carries an error of a few ulps of n²
+            certified = frob_sq - rho * rho + 16 * eps * self.n**2 <= half_tau**2
+        if not certified:
+            return None
+        mu = np.array([rho - half_tau])
+        kept = mu > 0.0  # τ/2 ≥ λ₁ would threshold F to 0
+        self.eigenvalues = mu[kept]
+        return u[:, None][:, kept], mu[kept]
+
+    def _lanczos(self):
+        """(Z, μ) of the eigenvalues of M above τ/2 by Lanczos (ARPACK), or None (then eigh).
+
+        k largest eigenpairs are asked for, k doubling until the k-th is ≤ τ/2 (then no other
+        can be above it); beyond size/:data:`LANCZOS_MAX_SHARE` the dense eigh is cheaper.
+        """
+        size = self._c.size
+        op = LinearOperator((size, size), matvec=self._M_times, dtype=float)
+        k = 2
+        while k <= size // LANCZOS_MAX_SHARE:
+            try:
+                lam, Z = eigsh(op, k=k, which="LA", v0=self._c)
+            except ArpackNoConvergence:
+                return None
+            if lam.min() <= 0.5 * self.tau:
+                mu = lam - 0.5 * self.tau
+                keep = mu > size * np.finfo(float).eps * max(abs(lam).max(), 1.0)
+                order = np.argsort(mu[keep])[::-1]
+                self.eigenvalues = mu[keep][order]
+                return Z[:, keep][:, order], self.eigenvalues
+            k *= 2
+        return None
+
+    @cached_property
+    def B(self) -> np.ndarray:
+        if self._identity:
+            s = self.support.size
+            M = np.outer(self._c, self._c)
+            M[:s, :s] += np.outer(self.v_support, self.v_support) * self._K[np.ix_(self.support, self.support)] \
+                / (4.0 * self.eta)
+            return M
+        Z, mu = self._factors
+        return (Z * mu) @ Z.T
+
+    @cached_property
+    def eigenvalues(self) -> np.ndarray:
+        # only the τ = 0 route gets here (the others set them in __init__): F = M ⪰ 0
+        lam = np.linalg.eigvalsh(self.B)[::-1]
+        return lam[lam > lam.size * np.finfo(float).eps * max(abs(lam[0]), 1.0)]
 
     @property
     def rank(self) -> int:
@@ -66,17 +213,36 @@ class AdaptiveMatrix:
 
     def hadamard_times_v(self) -> np.ndarray:
         """(F ⊙ K) v as a vector of length n, at cost O(s² + n·s)."""
+        if self._identity:
+            return self._K @ self._v + self._v * (self._K_sq @ (self._v * self._v)) / (4.0 * self.eta)
         s = self.support.size
         out = np.empty(self.n)
-        out[self.support] = (self.B[:s, :s] * self._K_SS) @ self.v_support
+        if self._factors is not None:
+            Z, mu = self._factors
+            ZS = Z[:s]
+            out[self.support] = ((self._K_SS @ (ZS * self.v_support[:, None])) * ZS) @ mu
+            f = (ZS @ (mu * Z[s])) / np.sqrt(self.n_rest) if self.n_rest else None
+        else:
+            out[self.support] = (self.B[:s, :s] * self._K_SS) @ self.v_support
+            f = self.B[s, :s] / np.sqrt(self.n_rest) if self.n_rest else None
         if self.n_rest:
             # Rows outside S share one row of F: F_{i,S} = B[s, :s]/√(n−s).
-            f = self.B[s, :s] / np.sqrt(self.n_rest)
             out[self.rest] = self._K_rest_S @ (f * self.v_support)
         return out
 
     def distance_to_ones_sq(self) -> float:
         """‖F − 11ᵀ‖²_F = ‖B − ccᵀ‖²_F (Q has orthonormal columns)."""
+        if self._identity:
+            w = self._v * self._v
+            return float(w @ (self._K_sq @ w)) / (16.0 * self.eta**2)
+        if self._factors is not None:
+            # c = Za + r with Zᵀr = 0: ‖Z diag(μ) Zᵀ − ccᵀ‖² = ‖diag(μ) − aaᵀ‖² + 2‖a‖²‖r‖² + ‖r‖⁴,
+            # free of the cancellation of ‖B‖² − 2cᵀBc + ‖c‖⁴ (each term ~ n²)
+            Z, mu = self._factors
+            a = Z.T @ self._c
+            r2 = float(np.sum((self._c - Z @ a) ** 2))
+            a2 = float(a @ a)
+            return float(np.sum((np.diag(mu) - np.outer(a, a)) ** 2)) + 2.0 * a2 * r2 + r2 * r2
         return float(np.sum((self.B - np.outer(self._c, self._c)) ** 2))
 
     def trace(self) -> float:
@@ -85,7 +251,8 @@ class AdaptiveMatrix:
 
     def penalty(self, eta: float, tau: float) -> float:
         """η‖F − 11ᵀ‖²_F + τη‖F‖_*, the F-only terms of H (eq. (5))."""
-        return eta * self.distance_to_ones_sq() + tau * eta * self.trace()
+        nuclear = tau * eta * self.trace() if tau else 0.0  # τ = 0: no eigenvalues needed
+        return eta * self.distance_to_ones_sq() + nuclear
 
     def columns(self, idx: np.ndarray) -> np.ndarray:
         """F[S, idx], shape (s, len(idx)): the rows the decision function needs."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse.linalg import eigsh
 
-from kreinbench.methods.dank_adaptive import AdaptiveMatrix
+from kreinbench.methods.dank_adaptive import AdaptiveMatrix, adaptive_matrices
 from kreinbench.methods.dank_solver import (
     AscentResult,
     Evaluation,
@@ -31,9 +31,11 @@ PROJECTIONS = {"exact", "alternating"}
 def dank_evaluate(K: np.ndarray, y: np.ndarray, eta: float, tau: float):
     """The oracle α ↦ (h(α), ∇h(α), F(α))."""
 
+    adaptive_matrix = adaptive_matrices(K, eta, tau)
+
     def evaluate(alpha: np.ndarray) -> Evaluation:
         v = y * alpha
-        F = AdaptiveMatrix(K, v, eta, tau)
+        F = adaptive_matrix(v)
         g = F.hadamard_times_v()
         value = float(alpha.sum() - 0.5 * v @ g + F.penalty(eta, tau))
         return Evaluation(value, 1.0 - y * g, F)

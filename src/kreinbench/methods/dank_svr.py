@@ -33,7 +33,7 @@ from kreinbench.methods.base import (
     check_positive,
 )
 from kreinbench.methods.dank import check_features, extended_scores
-from kreinbench.methods.dank_adaptive import AdaptiveMatrix
+from kreinbench.methods.dank_adaptive import adaptive_matrices
 from kreinbench.methods.dank_problem import PROJECTIONS
 from kreinbench.methods.dank_solver import Evaluation, kkt_intercept, make_projection, nesterov_ascent
 from kreinbench.methods.neighbours import EXTENSIONS, extension_indices
@@ -44,10 +44,11 @@ ETA_RULES = {"svr", "0.1C2"}
 def svr_evaluate(K: np.ndarray, y: np.ndarray, epsilon: float, eta: float, tau: float):
     """The oracle x = [α̂; α̌] ↦ (h(x), ∇h(x), F(x))."""
     n = y.size
+    adaptive_matrix = adaptive_matrices(K, eta, tau)
 
     def evaluate(x: np.ndarray) -> Evaluation:
         a = x[:n] - x[n:]
-        F = AdaptiveMatrix(K, a, eta, tau)
+        F = adaptive_matrix(a)
         g = F.hadamard_times_v()
         value = float(-0.5 * a @ g + a @ y - epsilon * x.sum() + F.penalty(eta, tau))
         return Evaluation(value, np.concatenate([y - g - epsilon, g - y - epsilon]), F)
