@@ -62,8 +62,21 @@ def kernel_is_psd(K: np.ndarray) -> bool:
 def adaptive_matrices(K: np.ndarray, eta: float, tau: float):
     """v ↦ F(v) for one solve: the PSD test of K (and K ∘ K for τ = 0) done once, not per evaluation."""
     psd = kernel_is_psd(K)
-    K_sq = K * K if tau == 0.0 and psd else None
-    return lambda v: AdaptiveMatrix(K, v, eta, tau, psd=psd, K_sq=K_sq)
+    # τ = 0 and PSD: the route without eigendecomposition; τ > 0: the rank-one certificate
+    K_sq = K * K if tau > 0.0 or psd else None
+    previous = {}
+
+    def adaptive_matrix(v: np.ndarray) -> AdaptiveMatrix:
+        support = np.flatnonzero(v)
+        # the previous top eigenvector starts the power iteration when the support is unchanged
+        same = "support" in previous and np.array_equal(previous["support"], support)
+        F = AdaptiveMatrix(K, v, eta, tau, psd=psd, K_sq=K_sq, start=previous["u"] if same else None)
+        factors = getattr(F, "_factors", None)
+        if factors is not None and factors[0].shape[1] == 1:
+            previous.update(support=support, u=factors[0][:, 0])
+        return F
+
+    return adaptive_matrix
 
 
 class AdaptiveMatrix:
@@ -77,7 +90,11 @@ class AdaptiveMatrix:
         The caller certifies that K is PSD (:func:`kernel_is_psd`, once per solve), which enables
         the eigendecomposition-free route for τ = 0 and the trace bound of the rank-one route.
     K_sq : ndarray of shape (n, n), optional
-        K ∘ K, precomputed once per solve for the τ = 0 route (computed here if not given).
+        K ∘ K, precomputed once per solve for the τ = 0 route (computed here if not given) and
+        the rank-one certificate.
+    start : ndarray, optional
+        Start of the power iteration (the previous evaluation's top eigenvector, same support);
+        default c/‖c‖.
 
     Attributes
     ----------
@@ -90,7 +107,8 @@ class AdaptiveMatrix:
         The nonzero eigenvalues of F (descending), so ``rank = eigenvalues.size``.
     """
 
-    def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float, *, psd: bool = False, K_sq=None):
+    def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float, *, psd: bool = False, K_sq=None,
+                 start=None):
         n = K.shape[0]
         self.n, self.eta, self.tau = n, eta, tau
         self._K, self._v = K, v
@@ -114,8 +132,10 @@ class AdaptiveMatrix:
         self._K_SS = K if s == n else K[np.ix_(self.support, self.support)]
         self._K_rest_S = K[np.ix_(self.rest, self.support)] if self.n_rest else None
         self._factors = None  # (Z, μ): F = Q Z diag(μ) Zᵀ Qᵀ on the rank-one and Lanczos routes
+        self._K_v_Z = None  # K_SS (v_S ∘ Z_S), shared by the rank-one route and hadamard_times_v
+        self._K_sq = K_sq
         if size >= POWER_MIN_SIZE and tau > 0.0:
-            self._factors = self._rank_one(psd) or self._lanczos()
+            self._factors = self._rank_one(psd, start) or self._lanczos()
         if self._factors is None:
             M = np.outer(c, c)
             M[:s, :s] += self.v_support[:, None] * self._K_SS * self.v_support[None, :] / (4.0 * eta)
@@ -134,37 +154,40 @@ class AdaptiveMatrix:
         out[:s] += self.v_support * (self._K_SS @ (self.v_support * x[:s])) / (4.0 * self.eta)
         return out
 
-    def _rank_one(self, psd: bool):
-        """(Z, μ) when M has exactly one eigenvalue above τ/2, else None (then eigh decides)."""
+    def _rank_one(self, psd: bool, start):
+        """(Z, μ) when M has exactly one eigenvalue above τ/2, else None (then Lanczos or eigh decide)."""
         eps = np.finfo(float).eps
         half_tau = 0.5 * self.tau
-        w2 = self.v_support**2
+        s = self.support.size
+        vs, w2 = self.v_support, self.v_support**2
         # PSD K: λ₂(M) ≤ λ₁(Γ_SS) ≤ tr Γ_SS, known in O(s) before any matvec
         certified = psd and float(w2 @ np.diag(self._K_SS)) / (4.0 * self.eta) <= half_tau
-        u = self._c / np.linalg.norm(self._c)
-        for _ in range(POWER_MAX_STEPS):
-            w = self._M_times(u)
-            rho = float(u @ w)
-            # residual ≤ a few ulps of ρ: u is exact to round-off (the gap is ≥ ρ − τ)
-            done = np.linalg.norm(w - rho * u) <= 8 * eps * rho * np.sqrt(u.size)
-            u = w / np.linalg.norm(w)
-            if done:
-                break
-        else:
-            return None
         if not certified:
             # any K: λ₂(M)² ≤ Σ_{k≥2} λ_k(M)² = ‖M‖²_F − λ₁², with
             # ‖M‖²_F = ‖c‖⁴ + 2·1ᵀΓ_SS1 + ‖Γ_SS‖²_F = n² + vᵀKv/(2η) + (v∘v)ᵀ(K∘K)(v∘v)/(16η²)
-            vs = self.v_support
+            K_sq = self._K_sq if s == self.n and self._K_sq is not None else self._K_SS * self._K_SS
             frob_sq = self.n**2 + float(vs @ (self._K_SS @ vs)) / (2.0 * self.eta) \
-                + float(w2 @ ((self._K_SS * self._K_SS) @ w2)) / (16.0 * self.eta**2)
-            # both terms are ~n², so their difference carries an error of a few ulps of n²
-            certified = frob_sq - rho * rho + 16 * eps * self.n**2 <= half_tau**2
-        if not certified:
+                + float(w2 @ (K_sq @ w2)) / (16.0 * self.eta**2)
+        u = self._c / np.linalg.norm(self._c) if start is None or start.size != self._c.size else start
+        for _ in range(POWER_MAX_STEPS):
+            Kvu = self._K_SS @ (vs * u[:s])
+            w = self._c * (self._c @ u)
+            w[:s] += vs * Kvu / (4.0 * self.eta)
+            rho = float(u @ w)
+            # residual ≤ a few ulps of ρ: u is an eigenvector to round-off (the gap is ≥ ρ − τ)
+            if np.linalg.norm(w - rho * u) <= 8 * eps * rho * np.sqrt(u.size):
+                break
+            u = w / np.linalg.norm(w)
+        else:
+            return None
+        # both terms are ~n², so their difference carries an error of a few ulps of n²
+        if not (certified or frob_sq - rho * rho + 16 * eps * self.n**2 <= half_tau**2):
             return None
         mu = np.array([rho - half_tau])
         kept = mu > 0.0  # τ/2 ≥ λ₁ would threshold F to 0
         self.eigenvalues = mu[kept]
+        # K_SS(v ∘ u_S), the product (F ⊙ K)v needs, is the last matvec of the iteration
+        self._K_v_Z = Kvu[:, None][:, kept]
         return u[:, None][:, kept], mu[kept]
 
     def _lanczos(self):
@@ -202,6 +225,11 @@ class AdaptiveMatrix:
         return (Z * mu) @ Z.T
 
     @cached_property
+    def _K_sq_w(self) -> np.ndarray:
+        """(K ∘ K)(v ∘ v), shared by (F ⊙ K)v and ‖F − 11ᵀ‖²_F on the τ = 0 route."""
+        return self._K_sq @ (self._v * self._v)
+
+    @cached_property
     def eigenvalues(self) -> np.ndarray:
         # only the τ = 0 route gets here (the others set them in __init__): F = M ⪰ 0
         lam = np.linalg.eigvalsh(self.B)[::-1]
@@ -214,13 +242,15 @@ class AdaptiveMatrix:
     def hadamard_times_v(self) -> np.ndarray:
         """(F ⊙ K) v as a vector of length n, at cost O(s² + n·s)."""
         if self._identity:
-            return self._K @ self._v + self._v * (self._K_sq @ (self._v * self._v)) / (4.0 * self.eta)
+            return self._K @ self._v + self._v * self._K_sq_w / (4.0 * self.eta)
         s = self.support.size
         out = np.empty(self.n)
         if self._factors is not None:
             Z, mu = self._factors
             ZS = Z[:s]
-            out[self.support] = ((self._K_SS @ (ZS * self.v_support[:, None])) * ZS) @ mu
+            if self._K_v_Z is None:
+                self._K_v_Z = self._K_SS @ (ZS * self.v_support[:, None])
+            out[self.support] = (self._K_v_Z * ZS) @ mu
             f = (ZS @ (mu * Z[s])) / np.sqrt(self.n_rest) if self.n_rest else None
         else:
             out[self.support] = (self.B[:s, :s] * self._K_SS) @ self.v_support
@@ -233,8 +263,7 @@ class AdaptiveMatrix:
     def distance_to_ones_sq(self) -> float:
         """‖F − 11ᵀ‖²_F = ‖B − ccᵀ‖²_F (Q has orthonormal columns)."""
         if self._identity:
-            w = self._v * self._v
-            return float(w @ (self._K_sq @ w)) / (16.0 * self.eta**2)
+            return float((self._v * self._v) @ self._K_sq_w) / (16.0 * self.eta**2)
         if self._factors is not None:
             # c = Za + r with Zᵀr = 0: ‖Z diag(μ) Zᵀ − ccᵀ‖² = ‖diag(μ) − aaᵀ‖² + 2‖a‖²‖r‖² + ‖r‖⁴,
             # free of the cancellation of ‖B‖² − 2cᵀBc + ‖c‖⁴ (each term ~ n²)
