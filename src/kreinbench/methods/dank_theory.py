@@ -124,6 +124,9 @@ def theorem7_bounds(*, Q: float, K_fro: float, n: int, B1: float, B2: float, C: 
     The second is (36) + (37) of the proof: ‖K‖_F/(4η)·‖α* + ᾱ‖·‖α* − ᾱ‖ with ‖α* + ᾱ‖ ≤ 2√n C
     and the first bound, plus ‖Γ(ᾱ) − Γ̄(ᾱ)‖_F ≤ C²Q/(4η).  The C² outside the square root is
     C (from ‖α* + ᾱ‖) times C (from the first bound): the printed formula is consistent.
+    The first bound's proof (34) divides by B₁‖K‖_F as if (Δα)ᵀY(F* ⊙ K)YΔα ≥ B₁‖K‖_F‖Δα‖²,
+    which no assumption of the theorem guarantees; the bounds are a claim to measure, not a
+    certainty, which is why :func:`partition_bounds` reports both sides.
     """
     if B1 <= 0.0:
         return np.inf, np.inf
