@@ -14,6 +14,7 @@ from kreinbench.data.split import make_split
 from kreinbench.kernels import kernel_matrices, resolve_params
 
 ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
 
 
 @pytest.fixture(scope="session")
@@ -57,14 +58,15 @@ def load_split(tmp_path_factory):
     """Fetch, parse and split a registry dataset (cached per session)."""
     cache = {}
 
-    def load(name, rep=1, seed=0):
-        key = (name, rep, seed)
+    def load(name, rep=1, seed=0, max_n=None):
+        key = (name, rep, seed, max_n)
         if key not in cache:
             spec = get_dataset(name)
             raw = tmp_path_factory.mktemp(name)
-            manifest = fetch_dataset(spec, raw / "manifest.json")
+            # Datasets that need a download come from the raw copies beside the repository.
+            manifest = fetch_dataset(spec, raw / "manifest.json", mirror=str(SHARED_DATASETS))
             data = parse_dataset(spec, raw, [f["file"] for f in manifest["files"]])
-            cache[key] = make_split(data, dataset=name, rep=rep, base_seed=seed, test_size=0.5)
+            cache[key] = make_split(data, dataset=name, rep=rep, base_seed=seed, test_size=0.5, max_n=max_n)
         return cache[key]
 
     return load

@@ -9,6 +9,7 @@ from kreinbench.spectrum import (
     compute_spectrum,
     covering_kind,
     eigendecompose,
+    lanczos_extremes,
     positive_decomposition,
     transformed_cross_kernel,
     transformed_kernel,
@@ -117,6 +118,26 @@ def test_psd_kernel_negative_spectrum_holds_only_mu_min(rbf_heart):
     mu = np.linalg.eigvalsh(K)
     assert neg.eigenvalues.size == 1 and neg.eigenvalues[0] == pytest.approx(mu[0], abs=1e-10 * mu[-1])
     assert neg.negative_part()[0].size == 0 and neg.summary()["n_negative"] == 0
+
+
+def test_lanczos_brackets_the_extreme_eigenvalues(tl1_monk2, load_split):
+    """On TL1 kernels of monk-2 (indefinite) and sonar (positive definite): μ_max to round-off, and
+    μ_min within the residual bound, which the IKLR shift split subtracts to get τ ≥ −μ_min."""
+    sonar = load_split("sonar")
+    K_sonar = kernels_module.tl1(sonar.X_train, sonar.X_train, tau=0.7 * sonar.X_train.shape[1])
+    assert np.linalg.eigvalsh(tl1_monk2[0])[0] < -5
+    for K in (tl1_monk2[0], (K_sonar + K_sonar.T) / 2):
+        mu = np.linalg.eigvalsh(K)
+        ends = lanczos_extremes(K, seed=0)
+        assert ends.converged and ends.steps < K.shape[0]
+        assert ends.mu_max == pytest.approx(mu[-1], rel=1e-10)
+        assert ends.mu_min - ends.mu_min_residual <= mu[0] <= ends.mu_min
+        assert ends.mu_min_residual <= 1e-8 * mu[-1]
+
+
+def test_lanczos_reports_no_convergence_within_too_few_steps(rbf_heart):
+    ends = lanczos_extremes(rbf_heart[0], seed=0, max_steps=5)
+    assert ends.steps == 5 and not ends.converged
 
 
 @pytest.mark.parametrize("transform", ["flip", "clip", "shift"])
