@@ -486,6 +486,10 @@ def labelled(mirror, tmp_path_factory):
     return complete_run(setup_workdir(tmp_path_factory.mktemp("labelled"), labelled_config(mirror)))
 
 
+def fit_mtimes(workdir: Path) -> dict[Path, int]:
+    return {p: p.stat().st_mtime_ns for p in (workdir / "results/fits").rglob("*.json")}
+
+
 def test_rerun_only_when_parameters_change(twin, mirror):
     config = make_config(mirror)
     assert dry_run_jobs(twin, config) == {}
@@ -498,6 +502,22 @@ def test_rerun_only_when_parameters_change(twin, mirror):
     changed_seed = make_config(mirror)
     changed_seed["seed"] = 12
     assert dry_run_jobs(twin, changed_seed) == {"split": 2, "kernel": 2, "spectrum": 2, "fit": 2, "table": 1, "all": 1}
+
+
+def test_label_change_reruns_only_table_and_figure(labelled, mirror):
+    assert "| IKLR (TL1) |" in (labelled / "results/tables/accuracy.md").read_text()
+    relabelled = labelled_config(mirror)
+    relabelled["methods"]["iklr"]["label"] = "IKLR renamed"
+    assert dry_run_jobs(labelled, relabelled) == {"table": 1, "figure": 1, "all": 1}
+    fits = fit_mtimes(labelled)
+    try:
+        with config_written(labelled, relabelled):
+            complete_run(labelled)
+        assert "| IKLR renamed |" in (labelled / "results/tables/accuracy.md").read_text()
+        assert set(pd.read_csv(labelled / "results/records/runs.csv")["label"]) == {"IKLR renamed"}
+        assert fit_mtimes(labelled) == fits
+    finally:
+        complete_run(labelled)  # back to the fixture's labels for the other tests
 
 
 def test_reordering_config_keys_reruns_nothing(labelled, mirror):

@@ -65,6 +65,17 @@ def method_spec(config: dict, method: str) -> dict[str, Any]:
     return config["methods"][method]
 
 
+def fit_params(config: dict, method: str) -> dict[str, Any]:
+    """The method spec as param of its fit jobs: canonical and without the display ``label``,
+    so renaming a method reruns only the jobs that show its label (:func:`method_labels`)."""
+    return canonical({k: v for k, v in method_spec(config, method).items() if k != "label"})
+
+
+def method_labels(config: dict, methods: list[str]) -> dict[str, str]:
+    """The display name of each method in tables and figures: its ``label``, else its name."""
+    return {method: method_spec(config, method).get("label", method) for method in methods}
+
+
 def spectrum_kind(estimator_cls, params: dict[str, Any]) -> str | None:
     """The spectrum kind (see :mod:`kreinbench.spectrum`) an estimator with fixed ``params`` needs.
 
