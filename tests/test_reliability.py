@@ -24,6 +24,7 @@ import textwrap
 import threading
 import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import h5py
@@ -32,7 +33,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench import cache
+from kreinbench import cache, plan
 from kreinbench.atomic import atomic_path, sha256_file
 from kreinbench.data.split import read_split
 from kreinbench.methods import IKLR, KLR, KSVM, SVM, ConvergenceWarning, IndefiniteSVM
@@ -432,17 +433,23 @@ def test_repetitions_have_different_seeds_and_splits(reference):
 
 # --- rerun triggers ---------------------------------------------------------------------------
 
-def dry_run_jobs(workdir: Path, config: dict) -> dict[str, int]:
-    """Jobs ``snakemake -n`` would run with ``config`` written to config.yaml (restored after)."""
+@contextmanager
+def config_written(workdir: Path, config: dict):
+    """``config`` is the workdir's config.yaml inside the block (the original is restored after),
+    formatted unlike the original (flow style, a comment, no blank lines): formatting is no change."""
     path = workdir / "config.yaml"
     original = path.read_text()
+    path.write_text("# edited\n" + yaml.safe_dump(config, sort_keys=False, default_flow_style=True, width=60))
     try:
-        # Same key order, other formatting: flow style, a comment, no blank lines.  (Reordering the
-        # keys of a mapping does count as a change: Snakemake compares repr() of each param.)
-        path.write_text("# edited\n" + yaml.safe_dump(config, sort_keys=False, default_flow_style=True, width=60))
-        result = run(workdir, "-n")
+        yield
     finally:
         path.write_text(original)
+
+
+def dry_run_jobs(workdir: Path, config: dict) -> dict[str, int]:
+    """Jobs ``snakemake -n`` would run with ``config`` written to config.yaml."""
+    with config_written(workdir, config):
+        result = run(workdir, "-n")
     assert result.returncode == 0, result.stderr[-3000:]
     text = result.stdout + result.stderr
     if "Nothing to be done" in text:
@@ -452,6 +459,35 @@ def dry_run_jobs(workdir: Path, config: dict) -> dict[str, int]:
     jobs.pop("total")
     assert "Params have changed since last execution" in text
     return jobs
+
+
+def reversed_keys(value):
+    """``value`` with the keys of every mapping in it in reverse order."""
+    if isinstance(value, dict):
+        return {key: reversed_keys(value[key]) for key in reversed(value)}
+    if isinstance(value, list):
+        return [reversed_keys(item) for item in value]
+    return value
+
+
+def labelled_config(mirror_url: str) -> dict:
+    """The toy config plus what the twin's lacks: a method label, shown by the table and the
+    convergence figure, and fixed params and a grid of two keys each, whose order must not matter."""
+    config = {**make_config(mirror_url), "repetitions": 1}
+    config["methods"]["iklr"] = {"label": "IKLR (TL1)", "estimator": "IKLR", "kernel": "tl1",
+                                 "params": {"solver": "ccicp-gd", "max_inner": 10000},
+                                 "grid": {"lam": [0.1, 1.0], "init": ["zeros"]}}
+    config["figures"] = {"convergence": {"dataset": "toy", "methods": ["iklr"]}}
+    return config
+
+
+@pytest.fixture(scope="module")
+def labelled(mirror, tmp_path_factory):
+    return complete_run(setup_workdir(tmp_path_factory.mktemp("labelled"), labelled_config(mirror)))
+
+
+def fit_mtimes(workdir: Path) -> dict[Path, int]:
+    return {p: p.stat().st_mtime_ns for p in (workdir / "results/fits").rglob("*.json")}
 
 
 def test_rerun_only_when_parameters_change(twin, mirror):
@@ -467,6 +503,37 @@ def test_rerun_only_when_parameters_change(twin, mirror):
     changed_seed["seed"] = 12
     assert dry_run_jobs(twin, changed_seed) == {"split": 2, "kernel": 2, "spectrum": 2, "fit": 2, "table": 1, "all": 1}
 
+
+def test_label_change_reruns_only_table_and_figure(labelled, mirror):
+    assert "| IKLR (TL1) |" in (labelled / "results/tables/accuracy.md").read_text()
+    relabelled = labelled_config(mirror)
+    relabelled["methods"]["iklr"]["label"] = "IKLR renamed"
+    assert dry_run_jobs(labelled, relabelled) == {"table": 1, "figure": 1, "all": 1}
+    fits = fit_mtimes(labelled)
+    try:
+        with config_written(labelled, relabelled):
+            complete_run(labelled)
+        assert "| IKLR renamed |" in (labelled / "results/tables/accuracy.md").read_text()
+        assert set(pd.read_csv(labelled / "results/records/runs.csv")["label"]) == {"IKLR renamed"}
+        assert fit_mtimes(labelled) == fits
+    finally:
+        complete_run(labelled)  # back to the fixture's labels for the other tests
+
+
+def test_reordering_config_keys_reruns_nothing(labelled, mirror):
+    assert dry_run_jobs(labelled, reversed_keys(labelled_config(mirror))) == {}
+
+
+def test_grid_change_reruns_fits_whatever_the_key_order(labelled, mirror):
+    changed = reversed_keys(labelled_config(mirror))
+    changed["methods"]["iklr"]["grid"]["lam"] = [0.1, 2.0]
+    assert dry_run_jobs(labelled, changed) == {"fit": 1, "table": 1, "figure": 1, "all": 1}
+
+
+def test_kernel_instance_ids_ignore_key_order():
+    sigmoid = {"type": "sigmoid", "gamma": [0.1, 1.0], "coef0": [0.0, 1.0]}
+    ids = [list(plan.kernel_instances({"kernels": {"sig": spec}}, "sig")) for spec in (sigmoid, reversed_keys(sigmoid))]
+    assert ids[0] == ids[1] and len(ids[0]) == 4
 
 # --- stale temporaries of killed writers ------------------------------------------------------
 

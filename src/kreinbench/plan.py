@@ -22,10 +22,24 @@ def _format(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def canonical(value: Any) -> Any:
+    """``value`` with the keys of every mapping in it sorted: the form of a job's params.
+
+    Snakemake's params trigger compares repr() of each param, and a dict's repr follows its key
+    order, so without this reordering keys in the config would rerun jobs whose work is unchanged.
+    """
+    if isinstance(value, dict):
+        return {key: canonical(value[key]) for key in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [canonical(item) for item in value]
+    return value
+
+
 def kernel_instances(config: dict, kernel: str) -> dict[str, dict[str, Any]]:
     """Concrete kernel specs of one config kernel, keyed by instance id (e.g. ``rbf-sigma=0.1``)."""
     spec = config["kernels"][kernel]
-    grid = {k: v for k, v in spec.items() if k in GRID_PARAMS and isinstance(v, list)}
+    # In GRID_PARAMS order, not the config's: instance ids (file names) ignore key order.
+    grid = {k: spec[k] for k in GRID_PARAMS if isinstance(spec.get(k), list)}
     if not grid:
         return {kernel: dict(spec)}
     instances = {}
@@ -49,6 +63,17 @@ def method_spec(config: dict, method: str) -> dict[str, Any]:
     if method not in config["methods"]:
         raise KreinbenchError(f"unknown method {method!r}; config methods: {sorted(config['methods'])}")
     return config["methods"][method]
+
+
+def fit_params(config: dict, method: str) -> dict[str, Any]:
+    """The method spec as param of its fit jobs: canonical and without the display ``label``,
+    so renaming a method reruns only the jobs that show its label (:func:`method_labels`)."""
+    return canonical({k: v for k, v in method_spec(config, method).items() if k != "label"})
+
+
+def method_labels(config: dict, methods: list[str]) -> dict[str, str]:
+    """The display name of each method in tables and figures: its ``label``, else its name."""
+    return {method: method_spec(config, method).get("label", method) for method in methods}
 
 
 def spectrum_kind(estimator_cls, params: dict[str, Any]) -> str | None:

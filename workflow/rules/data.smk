@@ -4,7 +4,7 @@ rule fetch:
     log:
         "logs/fetch/{dataset}.log",
     params:
-        entry=lambda wildcards: plan.dataset_config_entry(config, wildcards.dataset),
+        entry=lambda wildcards: plan.canonical(plan.dataset_config_entry(config, wildcards.dataset)),
     threads: job_resources.threads("fetch")
     resources:
         mem_mb=job_resources.mem_mb("fetch"),
@@ -23,7 +23,7 @@ rule split:
     log:
         "logs/split/{dataset}/rep{rep}.log",
     params:
-        entry=lambda wildcards: plan.dataset_config_entry(config, wildcards.dataset),
+        entry=lambda wildcards: plan.canonical(plan.dataset_config_entry(config, wildcards.dataset)),
         seed=config["seed"],
     threads: job_resources.threads("split")
     resources:

@@ -6,7 +6,7 @@ rule fit:
     log:
         "logs/fit/{dataset}/{method}/rep{rep}.log",
     params:
-        method=lambda wildcards: plan.method_spec(config, wildcards.method),
+        method=lambda wildcards: plan.fit_params(config, wildcards.method),
         cv_folds=config["cv_folds"],
     threads: job_resources.threads("fit")
     resources:

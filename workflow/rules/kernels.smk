@@ -6,7 +6,7 @@ rule kernel:
     log:
         "logs/kernel/{dataset}/rep{rep}/{instance}.log",
     params:
-        spec=lambda wildcards: plan.kernel_instance_spec(config, wildcards.instance),
+        spec=lambda wildcards: plan.canonical(plan.kernel_instance_spec(config, wildcards.instance)),
     threads: job_resources.threads("kernel")
     resources:
         mem_mb=job_resources.mem_mb("kernel"),

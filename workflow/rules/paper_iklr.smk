@@ -14,7 +14,7 @@ rule iklr_table2:
     log:
         "logs/iklr_table2/iklr_table2.log",
     params:
-        kernel=lambda wildcards: plan.tl1_kernel_spec(config),
+        kernel=lambda wildcards: plan.canonical(plan.tl1_kernel_spec(config)),
     conda:
         "../envs/kreinbench.yaml"
     script:

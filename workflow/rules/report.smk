@@ -14,6 +14,7 @@ rule table:
         "logs/table/table.log",
     params:
         methods=list(config["methods"]),
+        labels=plan.method_labels(config, list(config["methods"])),
         cv_folds=config["cv_folds"],
     threads: job_resources.threads("table")
     resources:
@@ -37,6 +38,9 @@ rule figure:
         pdf="figures/convergence.pdf",
     log:
         "logs/figure/convergence.log",
+    params:
+        # A function: evaluated only when the config has a convergence figure.
+        labels=lambda wildcards: plan.method_labels(config, config["figures"]["convergence"]["methods"]),
     threads: job_resources.threads("figure")
     resources:
         mem_mb=job_resources.mem_mb("figure"),

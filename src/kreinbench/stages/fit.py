@@ -82,7 +82,6 @@ def fit(snakemake) -> None:
     record = {
         "dataset": dataset,
         "method": method,
-        "label": spec.get("label", method),
         "estimator": spec["estimator"],
         "rep": rep,
         "split_seed": seed,

@@ -22,11 +22,14 @@ def load_records(paths) -> list[dict]:
     return [json.loads(open(p).read()) for p in paths]
 
 
-def runs_frame(records: list[dict]) -> pd.DataFrame:
-    """One row per dataset x method x repetition."""
-    rows = [{**{k: r[k] for k in RUN_COLUMNS if k != "params"}, "params": json.dumps(r["params"], sort_keys=True)}
+def runs_frame(records: list[dict], labels: dict[str, str]) -> pd.DataFrame:
+    """One row per dataset x method x repetition; ``labels``: display name of each method."""
+    rows = [{**{k: r[k] for k in RUN_COLUMNS if k not in ("label", "params")}, "params": json.dumps(r["params"], sort_keys=True)}
             for r in records]
-    return pd.DataFrame(rows, columns=RUN_COLUMNS).sort_values(["dataset", "method", "rep"], ignore_index=True)
+    runs = pd.DataFrame(rows, columns=RUN_COLUMNS)
+    # From the table job's params, not the fit records: renaming a method reruns no fit.
+    runs["label"] = runs["method"].map(labels)
+    return runs.sort_values(["dataset", "method", "rep"], ignore_index=True)
 
 
 def history_frame(records: list[dict]) -> pd.DataFrame:
@@ -55,7 +58,7 @@ def to_markdown(table: pd.DataFrame, caption: str) -> str:
 
 def table(snakemake) -> None:
     records = load_records(snakemake.input.records)
-    runs = runs_frame(records)
+    runs = runs_frame(records, snakemake.params.labels)
     reps = runs["rep"].nunique()
     with atomic_path(snakemake.output.runs) as tmp:
         runs.to_csv(tmp, index=False)
@@ -79,7 +82,7 @@ def figure(snakemake) -> None:
         hist = pd.DataFrame(r["history"])
         color = colors[methods.index(r["method"]) % len(colors)]
         first = r["rep"] == min(x["rep"] for x in records if x["method"] == r["method"])
-        label = f"{r['label']}" if first else None
+        label = snakemake.params.labels[r["method"]] if first else None
         ax.plot(hist["iteration"], hist["objective"], marker="o", ms=3, color=color, alpha=0.8, label=label)
         ax.annotate(f"rep {r['rep']}, λ={r['params'].get('lam', '')}", (hist["iteration"].iloc[-1], hist["objective"].iloc[-1]),
                     fontsize=7, xytext=(3, 0), textcoords="offset points", va="center", color=color)
