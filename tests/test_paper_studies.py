@@ -1,4 +1,7 @@
-"""IKLR paper studies on a few datasets: Table VII (SGD vs SGD-I), from config to files."""
+"""IKLR paper studies on a few datasets, from config to files: Table VII (SGD vs SGD-I), Table VI and
+figure iklr_fig_init (initializations). One small workflow run per study keeps each test fast."""
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -98,3 +101,62 @@ def test_a_fit_takes_its_random_state_from_the_split_seed_unless_the_config_fixe
     assert seeded(ESTIMATORS["IKLR"], {"init": "uniform"}, 2**32 + 7) == {"init": "uniform", "random_state": 7}
     assert seeded(ESTIMATORS["IKLR"], {"random_state": 1}, 7) == {"random_state": 1}
     assert seeded(ESTIMATORS["KLR"], {}, 7) == {}
+
+
+# Table VI: two solvers from two initializations; blobs stands for the paper's monks1.
+INIT_CONFIG = {
+    **STUDY_CONFIG,
+    "methods": {"ccicp-gd": {**iklr("ccicp-gd"), "datasets": ["blobs"]},
+                "ccicp-sgd-uniform": iklr("ccicp-sgd", init="uniform")},
+    "papers": {"iklr": {"datasets": {"blobs": "monks1"},
+                        "table6": {"datasets": ["blobs"], "methods": ["ccicp-sgd-uniform", "ccicp-gd"]}}},
+}
+
+
+@pytest.fixture(scope="module")
+def inits_finished(run_workflow):
+    return run_workflow(INIT_CONFIG, "paper_inits")
+
+
+def test_table6_methods_are_keyed_by_solver_and_init():
+    assert plan_iklr.table6_methods(INIT_CONFIG) == {
+        "ccicp-sgd-uniform": {"paper_method": "CCICP-SGD", "init": "uniform"},
+        "ccicp-gd": {"paper_method": "CCICP-GD", "init": "zeros"}}
+    twice = {**INIT_CONFIG, "papers": {"iklr": {"table6": {"datasets": ["blobs"], "methods": ["ccicp-gd", "again"]}}},
+             "methods": {**INIT_CONFIG["methods"], "again": iklr("ccicp-gd", init="zeros")}}
+    with pytest.raises(KreinbenchError, match="same setting"):
+        plan_iklr.check_studies(twice)
+
+
+def test_table6_beside_the_paper(inits_finished):
+    table = pd.read_csv(inits_finished / "results/tables/iklr_table6.csv")
+    assert table[["method", "init", "metric"]].values.tolist() == [
+        ["ccicp-sgd-uniform", "uniform", "accuracy"], ["ccicp-sgd-uniform", "uniform", "objective"],
+        ["ccicp-gd", "zeros", "accuracy"], ["ccicp-gd", "zeros", "objective"]]
+    assert (table["reps"] == 2).all() and table["paper_dataset"].eq("monks1").all()
+    history = pd.read_csv(inits_finished / "results/records/history.csv")
+    last = history[history["method"] == "ccicp-gd"].sort_values("iteration").groupby("rep").tail(1)
+    assert table.at[3, "mean"] == pytest.approx(last["objective"].mean())
+    assert np.isnan(table.at[3, "paper_mean"])
+    sgd, gd = table.iloc[0], table.iloc[2]
+    assert gd["paper_mean"] == 0.694 and np.isnan(gd["paper_std"])
+    assert (sgd["paper_mean"], sgd["paper_std"]) == (0.663, 0.054)
+    assert sgd["diff"] == pytest.approx(sgd["mean"] - 0.663)
+    md = (inits_finished / "results/tables/iklr_table6.md").read_text()
+    # Rows in the paper's order of α⁽⁰⁾ (0 before U(0, 1)), whatever the config's order.
+    assert "| init · metric | CCICP-GD · blobs (paper: monks1) | CCICP-SGD · blobs (paper: monks1) |" in md
+    assert md.index("| α⁽⁰⁾ = 0 · accuracy |") < md.index("| α⁽⁰⁾ᵢ ~ U(0, 1) · accuracy |")
+    assert f"| α⁽⁰⁾ = 0 · accuracy | {gd['mean']:.3f} ± {gd['std']:.3f} (paper 0.694, Δ " in md
+    assert re.search(rf"{sgd['mean']:.3f} ± {sgd['std']:.3f} \(paper 0.663 ± 0.054, Δ [+-]0\.\d{{3}}\) \|", md)
+
+
+def test_fig_init_is_drawn(inits_finished):
+    png = (inits_finished / "figures/iklr_fig_init.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    assert (inits_finished / "figures/iklr_fig_init.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_paper_values_transcribe_all_of_table_vi():
+    paper = pd.read_csv(plan_iklr.__file__.rsplit("/src/", 1)[0] + "/workflow/paper_values/iklr_table6.csv",
+                        comment="#")
+    assert paper.shape == (2 * 2 * 4, 6) and paper["std"].isna().sum() == 8
