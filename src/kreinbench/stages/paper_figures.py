@@ -12,7 +12,7 @@ import string
 
 import pandas as pd
 
-from kreinbench.stages.paper_tables import INIT_NAMES, final_objectives
+from kreinbench.stages.paper_tables import INIT_NAMES, with_final_objectives
 # kreinbench.stages.report selects the Agg backend before pyplot is imported.
 from kreinbench.stages.report import save_figure
 import matplotlib.pyplot as plt  # noqa: E402, I001
@@ -125,6 +125,5 @@ def fig_init_figure(table: pd.DataFrame, runs: pd.DataFrame):
 
 def iklr_fig_init(snakemake) -> None:
     table = pd.read_csv(snakemake.input.table)
-    runs = pd.read_csv(snakemake.input.runs).merge(final_objectives(pd.read_csv(snakemake.input.history)),
-                                                   on=["dataset", "method", "rep"], how="left")
+    runs = with_final_objectives(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.history))
     save_figure(fig_init_figure(table, runs), snakemake.output.png, snakemake.output.pdf)

@@ -225,10 +225,10 @@ METRIC_NAMES = {"accuracy": "accuracy", "train_time": "training time (s)", "test
                 "objective": "final objective"}
 
 
-def final_objectives(history: pd.DataFrame) -> pd.DataFrame:
-    """The objective at the last outer iteration of each dataset x method x repetition."""
+def with_final_objectives(runs: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
+    """``runs`` with column ``objective``: its value at each run's last outer iteration."""
     last = history.sort_values("iteration").groupby(["dataset", "method", "rep"], sort=False).tail(1)
-    return last[["dataset", "method", "rep", "objective"]]
+    return runs.merge(last[["dataset", "method", "rep", "objective"]], on=["dataset", "method", "rep"], how="left")
 
 
 def study_frame(runs: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str], methods: pd.DataFrame,
@@ -283,6 +283,13 @@ def study_markdown(table: pd.DataFrame, rows: list[str], columns: list[str], cap
     return to_markdown(wide, caption, index_name=" · ".join(rows))
 
 
+def _display_names(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with metrics as the paper names them and ``ours (paper: theirs)`` datasets."""
+    return table.assign(metric=table["metric"].map(METRIC_NAMES),
+                        dataset=[f"{d} (paper: {p})" if d != p else d
+                                 for d, p in zip(table["dataset"], table["paper_dataset"])])
+
+
 def _write_study(snakemake, table: pd.DataFrame, markdown: str) -> None:
     with atomic_path(snakemake.output.csv) as tmp:
         table.to_csv(tmp, index=False)
@@ -309,10 +316,7 @@ def table7_markdown(table: pd.DataFrame) -> str:
         f"predicting the test half, in seconds on our machine. In parentheses: the paper's value (10 runs) "
         f"and Δ = ours − paper's."
     )
-    named = table.assign(metric=table["metric"].map(METRIC_NAMES),
-                         dataset=[f"{d} (paper: {p})" if d != p else d
-                                  for d, p in zip(table["dataset"], table["paper_dataset"])])
-    return study_markdown(named, ["metric"], ["dataset", "paper_method"], caption)
+    return study_markdown(_display_names(table), ["metric"], ["dataset", "paper_method"], caption)
 
 
 def iklr_table7(snakemake) -> None:
@@ -331,8 +335,7 @@ def table6_frame(runs: pd.DataFrame, history: pd.DataFrame, paper: pd.DataFrame,
     """Table VI: test accuracy and final objective per dataset x method, where ``methods`` gives
     each method's solver as the paper prints it and α⁽⁰⁾: ``{ours: {"paper_method", "init"}}``."""
     frame = pd.DataFrame([{"method": m, **setting} for m, setting in methods.items()])
-    runs = runs.merge(final_objectives(history), on=["dataset", "method", "rep"], how="left")
-    return study_frame(runs, paper, datasets, frame, ["accuracy", "objective"])
+    return study_frame(with_final_objectives(runs, history), paper, datasets, frame, ["accuracy", "objective"])
 
 
 def table6_markdown(table: pd.DataFrame) -> str:
@@ -344,9 +347,7 @@ def table6_markdown(table: pd.DataFrame) -> str:
     )
     # Rows in the paper's order of α⁽⁰⁾, whatever the order of the config's methods.
     table = table.sort_values("init", key=lambda inits: inits.map(list(INIT_NAMES).index), kind="stable")
-    named = table.assign(metric=table["metric"].map(METRIC_NAMES), init=table["init"].map(INIT_NAMES),
-                         dataset=[f"{d} (paper: {p})" if d != p else d
-                                  for d, p in zip(table["dataset"], table["paper_dataset"])])
+    named = _display_names(table).assign(init=table["init"].map(INIT_NAMES))
     return study_markdown(named, ["init", "metric"], ["paper_method", "dataset"], caption)
 
 
