@@ -22,4 +22,5 @@ include: "workflow/rules/paper_iklr.smk"
 rule all:
     input:
         final_targets(),
+        plan_iklr.study_targets(config),
     default_target: True

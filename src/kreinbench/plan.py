@@ -136,6 +136,9 @@ def check_config(config: dict) -> None:
             raise KreinbenchError(
                 f"config methods.{name}.kernel: unknown kernel {spec['kernel']!r}; config kernels: {sorted(config['kernels'])}"
             )
+        for dataset in spec.get("datasets", []):
+            if dataset not in config["datasets"]:
+                raise KreinbenchError(f"config methods.{name}.datasets: {dataset!r} is not in datasets")
         # Instantiating validates the parameter names early (a typo fails here, not in job 57).
         try:
             ESTIMATORS[spec["estimator"]](**spec.get("params", {}))
@@ -181,11 +184,18 @@ def fit_inputs(config: dict, dataset: str, method: str, rep: int) -> dict[str, A
     return inputs
 
 
+def method_datasets(config: dict, method: str) -> list[str]:
+    """The datasets a method is fitted on: its ``datasets`` (a study on a few datasets, e.g. IKLR
+    Table VI's initializations) or else every config dataset."""
+    return method_spec(config, method).get("datasets", config["datasets"])
+
+
 def all_fits(config: dict) -> list[str]:
     return [
         fit_path(d, m, r)
         for d in config["datasets"]
         for m in config["methods"]
+        if d in method_datasets(config, m)
         for r in range(1, config["repetitions"] + 1)
     ]
 

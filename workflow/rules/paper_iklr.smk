@@ -2,6 +2,11 @@
 # with a TL1 kernel): `snakemake --cores all iklr_table2 --configfile workflow/configs/paper-iklr.yaml`.
 # Table III and Fig. 3 come from the tidy records of rule `table`, so any config can ask for them;
 # `all` includes them when the config has a `papers.iklr` key (and `papers.iklr.fig3`).
+# Likewise the studies on a few datasets (kreinbench.plan_iklr): Table VII with
+# `papers.iklr.table7`, Table VI and its figure iklr_fig_init with `table6`, Fig. 2 with `fig2`.
+import kreinbench.plan_iklr as plan_iklr
+
+plan_iklr.check_studies(config)
 
 
 rule iklr_table2:
@@ -33,7 +38,7 @@ rule iklr_table3:
     params:
         names=plan.paper_names(config, "iklr"),
         datasets=config["datasets"],
-        methods=list(config["methods"]),
+        methods=plan_iklr.table3_methods(config),
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -56,3 +61,57 @@ rule iklr_fig3:
         "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_fig3.py"
+
+
+rule iklr_table7:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/iklr_table7.csv",
+    output:
+        csv="results/tables/iklr_table7.csv",
+        md="results/tables/iklr_table7.md",
+    log:
+        "logs/iklr_table7/iklr_table7.log",
+    params:
+        datasets=lambda wildcards: plan_iklr.study_datasets(config, "table7"),
+        methods=lambda wildcards: plan_iklr.table7_methods(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/iklr_table7.py"
+
+
+rule iklr_table6:
+    input:
+        runs="results/records/runs.csv",
+        history="results/records/history.csv",
+        paper="workflow/paper_values/iklr_table6.csv",
+    output:
+        csv="results/tables/iklr_table6.csv",
+        md="results/tables/iklr_table6.md",
+    log:
+        "logs/iklr_table6/iklr_table6.log",
+    params:
+        datasets=lambda wildcards: plan_iklr.study_datasets(config, "table6"),
+        methods=lambda wildcards: plan_iklr.table6_methods(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/iklr_table6.py"
+
+
+# Table VI's runs as a figure: the spread over repetitions that the table's mean ± std summarises.
+rule iklr_fig_init:
+    input:
+        table="results/tables/iklr_table6.csv",
+        runs="results/records/runs.csv",
+        history="results/records/history.csv",
+    output:
+        png="figures/iklr_fig_init.png",
+        pdf="figures/iklr_fig_init.pdf",
+    log:
+        "logs/iklr_fig_init/iklr_fig_init.log",
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/iklr_fig_init.py"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import time
@@ -30,6 +31,15 @@ def _json_default(value):
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
+def seeded(estimator_cls, fixed: dict, seed: int) -> dict:
+    """``fixed`` with ``random_state`` set to the split's seed when the estimator takes one and the
+    config does not fix it: a repetition's random choices (SGD columns, a U(0, 1) α⁽⁰⁾) are then
+    reproducible and differ between repetitions, like its split (seeds derive from config ``seed``)."""
+    if "random_state" in fixed or "random_state" not in inspect.signature(estimator_cls).parameters:
+        return fixed
+    return {**fixed, "random_state": seed % 2**32}
+
+
 def fit(snakemake) -> None:
     dataset, method, rep = snakemake.wildcards.dataset, snakemake.wildcards.method, int(snakemake.wildcards.rep)
     spec = snakemake.params.method
@@ -37,6 +47,7 @@ def fit(snakemake) -> None:
     fixed = dict(spec.get("params", {}))
     split = read_split(snakemake.input.split)
     seed = int(split.attrs["seed"])
+    fixed = seeded(estimator_cls, fixed, seed)
 
     kernels, tests = {}, {}
     for path in snakemake.input.kernels:

@@ -12,6 +12,7 @@ import string
 
 import pandas as pd
 
+from kreinbench.stages.paper_tables import INIT_NAMES, with_final_objectives
 # kreinbench.stages.report selects the Agg backend before pyplot is imported.
 from kreinbench.stages.report import save_figure
 import matplotlib.pyplot as plt  # noqa: E402, I001
@@ -80,3 +81,49 @@ def iklr_fig3(snakemake) -> None:
     runs = pd.read_csv(snakemake.input.runs)
     fig = fig3_figure(history, runs, list(snakemake.params.datasets), dict(snakemake.params.methods))
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+def fig_init_figure(table: pd.DataFrame, runs: pd.DataFrame):
+    """Accuracy (top) and final objective (bottom) per initialization α⁽⁰⁾, one column per dataset:
+    each repetition a dot, mean ± std a bar, CCICP-GD and CCICP-SGD side by side in Fig. 3's colours.
+    ``table`` is Table VI's frame (:func:`kreinbench.stages.paper_tables.table6_frame`), ``runs``
+    the per-repetition values it summarises (columns dataset, method, accuracy, objective)."""
+    datasets = list(dict.fromkeys(table["dataset"]))
+    inits = [i for i in INIT_NAMES if i in set(table["init"])]
+    solvers = list(dict.fromkeys(table["paper_method"]))
+    fig, axes = plt.subplots(2, len(datasets), figsize=(max(6.4, 5.2 * len(datasets)), 7.5), squeeze=False,
+                             constrained_layout=True)
+    metrics = {"accuracy": "test accuracy (fraction correct)", "objective": "final objective f(α, b) (nats per point)"}
+    for col, dataset in enumerate(datasets):
+        paper_name = table.loc[table["dataset"] == dataset, "paper_dataset"].iloc[0]
+        for row, (metric, ylabel) in enumerate(metrics.items()):
+            ax = axes[row][col]
+            for s, solver in enumerate(solvers):
+                offset = (s - (len(solvers) - 1) / 2) * 0.2
+                cells = table[(table["dataset"] == dataset) & (table["paper_method"] == solver)
+                              & (table["metric"] == metric)].set_index("init")
+                for x, init in enumerate(inits):
+                    if init not in cells.index:
+                        continue
+                    values = runs.loc[(runs["dataset"] == dataset) & (runs["method"] == cells.at[init, "method"]), metric]
+                    ax.plot([x + offset] * len(values), values, "o", ms=3, alpha=0.4, color=PAPER_COLOURS[solver])
+                    ax.errorbar(x + offset, cells.at[init, "mean"], yerr=cells.at[init, "std"], fmt="s", capsize=4,
+                                color=PAPER_COLOURS[solver])
+            ax.set_xticks(range(len(inits)), [INIT_NAMES[i] for i in inits], fontsize=8)
+            ax.set_xlim(-0.5, len(inits) - 0.5)
+            ax.set_xlabel("initialization α⁽⁰⁾")
+            ax.set_ylabel(ylabel)
+            ax.set_title(f"{dataset}" + (f" (paper: {paper_name})" if paper_name != dataset else ""))
+            ax.grid(alpha=0.3)
+            ax.legend(handles=[Line2D([], [], color=PAPER_COLOURS[name], marker="s", label=name) for name in solvers],
+                      fontsize=8)
+    fig.suptitle("IKLR (TNNLS) Table VI as a figure (iklr_fig_init):\nCCICP-GD and CCICP-SGD from four "
+                 "initializations α⁽⁰⁾\ndots: repetitions; squares and bars: mean ± std; λ by CV per run",
+                 fontsize=10)
+    return fig
+
+
+def iklr_fig_init(snakemake) -> None:
+    table = pd.read_csv(snakemake.input.table)
+    runs = with_final_objectives(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.history))
+    save_figure(fig_init_figure(table, runs), snakemake.output.png, snakemake.output.pdf)

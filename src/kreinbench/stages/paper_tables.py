@@ -214,3 +214,145 @@ def iklr_table3(snakemake) -> None:
         table.to_csv(tmp, index=False)
     with atomic_path(snakemake.output.md) as tmp:
         tmp.write_text(table3_markdown(table))
+
+
+# Tables VI and VII: a few methods on a few datasets, one row per dataset x method x metric.
+
+STUDY_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "metric", "reps", "mean", "std",
+                 "paper_mean", "paper_std", "diff"]
+# How each metric of the run records is named in a table.
+METRIC_NAMES = {"accuracy": "accuracy", "train_time": "training time (s)", "test_time": "test time (s)",
+                "objective": "final objective"}
+
+
+def with_final_objectives(runs: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
+    """``runs`` with column ``objective``: its value at each run's last outer iteration."""
+    last = history.sort_values("iteration").groupby(["dataset", "method", "rep"], sort=False).tail(1)
+    return runs.merge(last[["dataset", "method", "rep", "objective"]], on=["dataset", "method", "rep"], how="left")
+
+
+def study_frame(runs: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str], methods: pd.DataFrame,
+                metrics: list[str]) -> pd.DataFrame:
+    """Per dataset x method x metric of a study: repetitions, our mean and std, the paper's mean
+    and std and ``diff`` = our mean − the paper's (empty where the paper has no such cell).
+
+    ``datasets`` maps ours to the paper's names; ``methods`` has one row per method with the
+    columns that, with ``paper_dataset`` and ``metric``, key ``paper`` (``paper_method``, and
+    ``init`` for Table VI). Rows follow the order of ``datasets``, ``methods`` and ``metrics``.
+    """
+    runs = runs[runs["dataset"].isin(datasets) & runs["method"].isin(methods["method"])]
+    long = runs.melt(id_vars=["dataset", "method", "label", "rep"], value_vars=metrics, var_name="metric")
+    stats = (long.groupby(["dataset", "method", "label", "metric"])["value"]
+             .agg(reps="count", mean="mean", std="std").reset_index())
+    stats["paper_dataset"] = stats["dataset"].map(datasets)
+    stats = stats.merge(methods, on="method")
+    keys = [c for c in paper.columns if c not in ("mean", "std")]
+    table = stats.merge(paper.rename(columns={"mean": "paper_mean", "std": "paper_std"}), on=keys, how="left")
+    table["diff"] = table["mean"] - table["paper_mean"]
+    order = {"dataset": list(datasets), "method": list(methods["method"]), "metric": metrics}
+    table = table.sort_values(list(order), key=lambda col: col.map({v: i for i, v in enumerate(order[col.name])}))
+    extra = [c for c in methods.columns if c not in STUDY_COLUMNS]
+    return table[STUDY_COLUMNS[:5] + extra + STUDY_COLUMNS[5:]].reset_index(drop=True)
+
+
+def _number(value: float, metric: str, sign: str = "") -> str:
+    return f"{value:{sign}.3f}" if metric == "accuracy" else f"{value:{sign}.4g}"
+
+
+def study_cell(row) -> str:
+    """``ours mean ± std (paper mean[ ± std], Δ diff)``; ours alone where the paper has no value."""
+    ours = f"{_number(row.mean, row.metric)} ± {_number(row.std, row.metric)}"
+    if math.isnan(row.paper_mean):
+        return ours
+    paper = _number(row.paper_mean, row.metric)
+    if not math.isnan(row.paper_std):
+        paper += f" ± {_number(row.paper_std, row.metric)}"
+    return f"{ours} (paper {paper}, Δ {_number(row.diff, row.metric, '+')})"
+
+
+def study_markdown(table: pd.DataFrame, rows: list[str], columns: list[str], caption: str) -> str:
+    """The cells of ``table`` (:func:`study_cell`) with ``rows`` down and ``columns`` across, each
+    in the order of its first appearance in the table."""
+    def keys(names):
+        return [" · ".join(map(str, values)) for values in table[names].itertuples(index=False)]
+
+    cells = dict(zip(zip(keys(rows), keys(columns)), (study_cell(r) for r in table.itertuples(index=False))))
+    row_keys, column_keys = list(dict.fromkeys(keys(rows))), list(dict.fromkeys(keys(columns)))
+    wide = pd.DataFrame([[cells.get((r, c), "") for c in column_keys] for r in row_keys],
+                        index=row_keys, columns=column_keys)
+    return to_markdown(wide, caption, index_name=" · ".join(rows))
+
+
+def _display_names(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with metrics as the paper names them and ``ours (paper: theirs)`` datasets."""
+    return table.assign(metric=table["metric"].map(METRIC_NAMES),
+                        dataset=[f"{d} (paper: {p})" if d != p else d
+                                 for d, p in zip(table["dataset"], table["paper_dataset"])])
+
+
+def _write_study(snakemake, table: pd.DataFrame, markdown: str) -> None:
+    with atomic_path(snakemake.output.csv) as tmp:
+        table.to_csv(tmp, index=False)
+    with atomic_path(snakemake.output.md) as tmp:
+        tmp.write_text(markdown)
+
+
+def _reps(table: pd.DataFrame) -> str:
+    return "/".join(map(str, sorted(set(table["reps"]))))
+
+
+def table7_frame(runs: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str],
+                 methods: dict[str, str]) -> pd.DataFrame:
+    """Table VII: accuracy, training and test time of CCICP-SGD and CCICP-SGD-I (``methods``:
+    ``{ours: paper's name}``) per dataset."""
+    frame = pd.DataFrame({"method": list(methods), "paper_method": list(methods.values())})
+    return study_frame(runs, paper, datasets, frame, ["accuracy", "train_time", "test_time"])
+
+
+def table7_markdown(table: pd.DataFrame) -> str:
+    caption = (
+        f"IKLR (TNNLS) Table VII, regenerated: CCICP-SGD (ε = 1e-4) vs CCICP-SGD-I (ε = 1), mean ± std over "
+        f"{_reps(table)} repetitions of the split; training time of the final fit (CV excluded), test time of "
+        f"predicting the test half, in seconds on our machine. In parentheses: the paper's value (10 runs) "
+        f"and Δ = ours − paper's."
+    )
+    return study_markdown(_display_names(table), ["metric"], ["dataset", "paper_method"], caption)
+
+
+def iklr_table7(snakemake) -> None:
+    params = snakemake.params
+    table = table7_frame(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.paper, comment="#"),
+                         dict(params.datasets), dict(params.methods))
+    _write_study(snakemake, table, table7_markdown(table))
+
+
+# Table VI: α⁽⁰⁾ per row, as the paper prints it.
+INIT_NAMES = {"zeros": "α⁽⁰⁾ = 0", "ones": "α⁽⁰⁾ = 1", "minus_ones": "α⁽⁰⁾ = −1", "uniform": "α⁽⁰⁾ᵢ ~ U(0, 1)"}
+
+
+def table6_frame(runs: pd.DataFrame, history: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str],
+                 methods: dict[str, dict[str, str]]) -> pd.DataFrame:
+    """Table VI: test accuracy and final objective per dataset x method, where ``methods`` gives
+    each method's solver as the paper prints it and α⁽⁰⁾: ``{ours: {"paper_method", "init"}}``."""
+    frame = pd.DataFrame([{"method": m, **setting} for m, setting in methods.items()])
+    return study_frame(with_final_objectives(runs, history), paper, datasets, frame, ["accuracy", "objective"])
+
+
+def table6_markdown(table: pd.DataFrame) -> str:
+    caption = (
+        f"IKLR (TNNLS) Table VI, regenerated: CCICP-GD and CCICP-SGD from four initializations α⁽⁰⁾, "
+        f"mean ± std over {_reps(table)} repetitions (each its own split and seed; the paper keeps one split "
+        f"and repeats 10 runs); final objective = f(α, b) at the last outer iteration, λ chosen by CV per run. "
+        f"In parentheses: the paper's accuracy (no std for CCICP-GD) and Δ = ours − paper's."
+    )
+    # Rows in the paper's order of α⁽⁰⁾, whatever the order of the config's methods.
+    table = table.sort_values("init", key=lambda inits: inits.map(list(INIT_NAMES).index), kind="stable")
+    named = _display_names(table).assign(init=table["init"].map(INIT_NAMES))
+    return study_markdown(named, ["init", "metric"], ["paper_method", "dataset"], caption)
+
+
+def iklr_table6(snakemake) -> None:
+    params = snakemake.params
+    table = table6_frame(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.history),
+                         pd.read_csv(snakemake.input.paper, comment="#"), dict(params.datasets), dict(params.methods))
+    _write_study(snakemake, table, table6_markdown(table))

@@ -49,8 +49,8 @@ def accuracy_table(runs: pd.DataFrame, method_order: list[str]) -> pd.DataFrame:
     return table
 
 
-def to_markdown(table: pd.DataFrame, caption: str) -> str:
-    header = "| dataset | " + " | ".join(table.columns) + " |"
+def to_markdown(table: pd.DataFrame, caption: str, index_name: str = "dataset") -> str:
+    header = f"| {index_name} | " + " | ".join(table.columns) + " |"
     rule = "|---|" + "---|" * len(table.columns)
     lines = [f"| {idx} | " + " | ".join(str(v) for v in row) + " |" for idx, row in zip(table.index, table.values)]
     return "\n".join([caption, "", header, rule, *lines]) + "\n"

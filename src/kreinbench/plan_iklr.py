@@ -1,0 +1,96 @@
+"""The IKLR (TNNLS) studies on a few datasets: Table VI (initializations) with its figure
+``iklr_fig_init``, Table VII (CCICP-SGD vs CCICP-SGD-I) and Fig. 2 (the inexact parameter ε).
+
+Each study is a key of ``papers.iklr`` naming its datasets and the config methods it compares;
+those methods are ordinary config methods (usually restricted to the study's datasets by their
+own ``datasets`` key), fitted by rule ``fit`` and summarised from the tidy records of rule
+``table``, as Table III is. Kept apart from :mod:`kreinbench.plan` so the core planning stays small.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods import ESTIMATORS
+from kreinbench.methods.iklr import SOLVERS
+from kreinbench.plan import method_datasets, method_spec, paper_names
+
+# Study key of papers.iklr -> the files it adds to rule `all`.
+STUDY_TARGETS = {
+    "table7": ["results/tables/iklr_table7.csv", "results/tables/iklr_table7.md"],
+    "table6": ["results/tables/iklr_table6.csv", "results/tables/iklr_table6.md",
+               "figures/iklr_fig_init.png", "figures/iklr_fig_init.pdf"],
+    "fig2": ["figures/iklr_fig2.png", "figures/iklr_fig2.pdf"],
+}
+
+
+def study(config: dict, name: str) -> dict[str, Any]:
+    """``papers.iklr.<name>`` (``datasets`` and ``methods``); empty when the config has none."""
+    return config.get("papers", {}).get("iklr", {}).get(name, {})
+
+
+def study_targets(config: dict) -> list[str]:
+    return [path for name, paths in STUDY_TARGETS.items() if study(config, name) for path in paths]
+
+
+def iklr_setting(config: dict, method: str) -> dict[str, Any]:
+    """Solver, α⁽⁰⁾ and ε of an IKLR config method, the estimator's defaults filled in."""
+    spec = method_spec(config, method)
+    if spec["estimator"] != "IKLR":
+        raise KreinbenchError(f"config method {method!r} is a {spec['estimator']}, the IKLR studies need IKLR")
+    estimator = ESTIMATORS["IKLR"](**spec.get("params", {}))
+    eps = SOLVERS[estimator.solver]["eps"] if estimator.eps is None else estimator.eps
+    return {"solver": estimator.solver, "init": estimator.init, "eps": eps}
+
+
+def table3_methods(config: dict) -> list[str]:
+    """Table III's columns: the config methods fitted on every dataset (one restricted to some
+    datasets by its ``datasets`` key serves a study, in that study's table)."""
+    return [m for m in config["methods"] if "datasets" not in config["methods"][m]]
+
+
+def study_datasets(config: dict, name: str) -> dict[str, str]:
+    """A study's datasets, ``{ours: paper's name}`` in the study's order."""
+    names = paper_names(config, "iklr")["datasets"]
+    return {d: names[d] for d in study(config, name)["datasets"]}
+
+
+def table7_methods(config: dict) -> dict[str, str]:
+    """Table VII's columns: ``{ours: paper's name}`` (``papers.iklr.methods``)."""
+    names = paper_names(config, "iklr")["methods"]
+    return {m: names[m] for m in study(config, "table7")["methods"]}
+
+
+def table6_methods(config: dict) -> dict[str, dict[str, str]]:
+    """Table VI's methods: ``{ours: {"paper_method": solver as the paper prints it, "init": α⁽⁰⁾}}``."""
+    settings = {m: iklr_setting(config, m) for m in study(config, "table6")["methods"]}
+    return {m: {"paper_method": s["solver"].upper(), "init": s["init"]} for m, s in settings.items()}
+
+
+def fig2_methods(config: dict) -> dict[str, float]:
+    """Fig. 2's methods: ``{ours: ε}``."""
+    return {m: iklr_setting(config, m)["eps"] for m in study(config, "fig2")["methods"]}
+
+
+def check_studies(config: dict) -> None:
+    """Every study's datasets and methods exist, each method is fitted on each study dataset, and
+    no two methods of Table VI (or Fig. 2) share a solver and α⁽⁰⁾ (an ε): one cell, one method."""
+    for name in STUDY_TARGETS:
+        spec = study(config, name)
+        for dataset in spec.get("datasets", []):
+            if dataset not in config["datasets"]:
+                raise KreinbenchError(f"config papers.iklr.{name}.datasets: {dataset!r} is not in datasets")
+        for method in spec.get("methods", []):
+            missing = [d for d in spec["datasets"] if d not in method_datasets(config, method)]
+            if missing:
+                raise KreinbenchError(f"config papers.iklr.{name}: method {method!r} is not fitted on "
+                                      f"{', '.join(missing)} (its methods.{method}.datasets)")
+    cells = {
+        "table6": [tuple(v.values()) for v in table6_methods(config).values()] if study(config, "table6") else [],
+        "fig2": list(fig2_methods(config).values()) if study(config, "fig2") else [],
+    }
+    for name, keys in cells.items():
+        if len(set(keys)) < len(keys):
+            raise KreinbenchError(f"config papers.iklr.{name}.methods: two methods have the same setting "
+                                  f"({'solver and init' if name == 'table6' else 'eps'})")

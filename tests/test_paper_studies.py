@@ -1,0 +1,162 @@
+"""IKLR paper studies on a few datasets, from config to files: Table VII (SGD vs SGD-I), Table VI and
+figure iklr_fig_init (initializations). One small workflow run per study keeps each test fast."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from kreinbench import plan, plan_iklr
+from kreinbench.errors import KreinbenchError
+from kreinbench.stages.paper_tables import table7_frame
+
+LAM = {"lam": [0.1, 1.0]}
+
+
+def iklr(solver, **params):
+    return {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": solver, **params}, "grid": LAM}
+
+
+# blobs stands for the paper's guide1-t only to exercise the join with the paper's values.
+STUDY_CONFIG = {
+    "seed": 5,
+    "repetitions": 2,
+    "cv_folds": 2,
+    "datasets": ["blobs"],
+    "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}},
+    "methods": {
+        "ccicp-sgd": iklr("ccicp-sgd"),
+        "ccicp-sgd-i": {**iklr("ccicp-sgd-i"), "datasets": ["blobs"]},
+    },
+    "papers": {"iklr": {
+        "datasets": {"blobs": "guide1-t"},
+        "methods": {"ccicp-sgd": "CCICP-SGD", "ccicp-sgd-i": "CCICP-SGD-I"},
+        "table7": {"datasets": ["blobs"], "methods": ["ccicp-sgd", "ccicp-sgd-i"]},
+    }},
+}
+
+
+@pytest.fixture(scope="module")
+def finished(run_workflow):
+    return run_workflow(STUDY_CONFIG, "paper_studies")
+
+
+def test_a_method_with_datasets_is_fitted_on_those_only_and_left_out_of_table_iii():
+    config = {**STUDY_CONFIG, "datasets": ["blobs", "sonar"]}
+    fits = plan.all_fits(config)
+    assert "results/fits/blobs/ccicp-sgd-i/rep2.json" in fits
+    assert not [f for f in fits if "sonar/ccicp-sgd-i" in f] and len(fits) == 2 * 2 + 2
+    assert plan_iklr.table3_methods(config) == ["ccicp-sgd"]
+    assert plan_iklr.study_targets(STUDY_CONFIG) == ["results/tables/iklr_table7.csv", "results/tables/iklr_table7.md"]
+
+
+def test_a_study_method_not_fitted_on_a_study_dataset_is_an_error():
+    bad = {**STUDY_CONFIG, "datasets": ["blobs", "sonar"], "papers": {"iklr": {"table7": {"datasets": ["sonar"], "methods": ["ccicp-sgd-i"]}}}}
+    with pytest.raises(KreinbenchError, match="'ccicp-sgd-i' is not fitted on sonar"):
+        plan_iklr.check_studies(bad)
+
+
+def test_table7_beside_the_paper(finished):
+    table = pd.read_csv(finished / "results/tables/iklr_table7.csv")
+    runs = pd.read_csv(finished / "results/records/runs.csv")
+    assert table[["method", "metric"]].values.tolist() == [
+        [m, metric] for m in ("ccicp-sgd", "ccicp-sgd-i") for metric in ("accuracy", "train_time", "test_time")]
+    assert (table["dataset"] == "blobs").all() and (table["reps"] == 2).all()
+    sgd_i = runs[(runs["dataset"] == "blobs") & (runs["method"] == "ccicp-sgd-i")]
+    row = table[(table["method"] == "ccicp-sgd-i") & (table["metric"] == "accuracy")].iloc[0]
+    assert row["mean"] == pytest.approx(sgd_i["accuracy"].mean())
+    assert row["std"] == pytest.approx(sgd_i["accuracy"].std())
+    assert (row["paper_mean"], row["paper_std"]) == (0.876, 0.037)
+    assert row["diff"] == pytest.approx(row["mean"] - 0.876)
+    time = table[(table["method"] == "ccicp-sgd") & (table["metric"] == "train_time")].iloc[0]
+    assert time["paper_mean"] == 714.72 and np.isnan(time["paper_std"])
+    md = (finished / "results/tables/iklr_table7.md").read_text()
+    assert "IKLR (TNNLS) Table VII" in md and "| metric | blobs (paper: guide1-t) · CCICP-SGD |" in md
+    assert f"| accuracy | {table.at[0, 'mean']:.3f} ± {table.at[0, 'std']:.3f} (paper 0.947 ± 0.022, Δ " in md
+    assert "(paper 714.7, Δ " in md
+
+
+def test_table7_leaves_the_paper_columns_empty_for_a_dataset_it_lacks():
+    runs = pd.DataFrame({"dataset": "d", "method": ["a", "a"], "label": "A", "rep": [1, 2], "accuracy": [0.5, 0.7],
+                         "train_time": [1.0, 3.0], "test_time": [0.1, 0.1]})
+    paper = pd.DataFrame({"paper_dataset": ["EEG"], "paper_method": ["CCICP-SGD"], "metric": ["accuracy"],
+                          "mean": [0.63], "std": [0.042]})
+    table = table7_frame(runs, paper, {"d": "d"}, {"a": "CCICP-SGD"})
+    assert table["mean"].tolist() == pytest.approx([0.6, 2.0, 0.1])
+    assert table["paper_mean"].isna().all() and table["diff"].isna().all()
+
+
+def test_paper_values_transcribe_all_of_table_vii():
+    paper = pd.read_csv(plan_iklr.__file__.rsplit("/src/", 1)[0] + "/workflow/paper_values/iklr_table7.csv",
+                        comment="#")
+    assert paper.shape == (4 * 2 * 3, 5)
+    assert paper.groupby("metric").size().to_dict() == {"accuracy": 8, "test_time": 8, "train_time": 8}
+
+
+def test_a_fit_takes_its_random_state_from_the_split_seed_unless_the_config_fixes_it():
+    from kreinbench.methods import ESTIMATORS
+    from kreinbench.stages.fit import seeded
+
+    assert seeded(ESTIMATORS["IKLR"], {"init": "uniform"}, 2**32 + 7) == {"init": "uniform", "random_state": 7}
+    assert seeded(ESTIMATORS["IKLR"], {"random_state": 1}, 7) == {"random_state": 1}
+    assert seeded(ESTIMATORS["KLR"], {}, 7) == {}
+
+
+# Table VI: two solvers from two initializations; blobs stands for the paper's monks1.
+INIT_CONFIG = {
+    **STUDY_CONFIG,
+    "methods": {"ccicp-gd": {**iklr("ccicp-gd"), "datasets": ["blobs"]},
+                "ccicp-sgd-uniform": iklr("ccicp-sgd", init="uniform")},
+    "papers": {"iklr": {"datasets": {"blobs": "monks1"},
+                        "table6": {"datasets": ["blobs"], "methods": ["ccicp-sgd-uniform", "ccicp-gd"]}}},
+}
+
+
+@pytest.fixture(scope="module")
+def inits_finished(run_workflow):
+    return run_workflow(INIT_CONFIG, "paper_inits")
+
+
+def test_table6_methods_are_keyed_by_solver_and_init():
+    assert plan_iklr.table6_methods(INIT_CONFIG) == {
+        "ccicp-sgd-uniform": {"paper_method": "CCICP-SGD", "init": "uniform"},
+        "ccicp-gd": {"paper_method": "CCICP-GD", "init": "zeros"}}
+    twice = {**INIT_CONFIG, "papers": {"iklr": {"table6": {"datasets": ["blobs"], "methods": ["ccicp-gd", "again"]}}},
+             "methods": {**INIT_CONFIG["methods"], "again": iklr("ccicp-gd", init="zeros")}}
+    with pytest.raises(KreinbenchError, match="same setting"):
+        plan_iklr.check_studies(twice)
+
+
+def test_table6_beside_the_paper(inits_finished):
+    table = pd.read_csv(inits_finished / "results/tables/iklr_table6.csv")
+    assert table[["method", "init", "metric"]].values.tolist() == [
+        ["ccicp-sgd-uniform", "uniform", "accuracy"], ["ccicp-sgd-uniform", "uniform", "objective"],
+        ["ccicp-gd", "zeros", "accuracy"], ["ccicp-gd", "zeros", "objective"]]
+    assert (table["reps"] == 2).all() and table["paper_dataset"].eq("monks1").all()
+    history = pd.read_csv(inits_finished / "results/records/history.csv")
+    last = history[history["method"] == "ccicp-gd"].sort_values("iteration").groupby("rep").tail(1)
+    assert table.at[3, "mean"] == pytest.approx(last["objective"].mean())
+    assert np.isnan(table.at[3, "paper_mean"])
+    sgd, gd = table.iloc[0], table.iloc[2]
+    assert gd["paper_mean"] == 0.694 and np.isnan(gd["paper_std"])
+    assert (sgd["paper_mean"], sgd["paper_std"]) == (0.663, 0.054)
+    assert sgd["diff"] == pytest.approx(sgd["mean"] - 0.663)
+    md = (inits_finished / "results/tables/iklr_table6.md").read_text()
+    # Rows in the paper's order of α⁽⁰⁾ (0 before U(0, 1)), whatever the config's order.
+    assert "| init · metric | CCICP-GD · blobs (paper: monks1) | CCICP-SGD · blobs (paper: monks1) |" in md
+    assert md.index("| α⁽⁰⁾ = 0 · accuracy |") < md.index("| α⁽⁰⁾ᵢ ~ U(0, 1) · accuracy |")
+    assert f"| α⁽⁰⁾ = 0 · accuracy | {gd['mean']:.3f} ± {gd['std']:.3f} (paper 0.694, Δ " in md
+    assert re.search(rf"{sgd['mean']:.3f} ± {sgd['std']:.3f} \(paper 0.663 ± 0.054, Δ [+-]0\.\d{{3}}\) \|", md)
+
+
+def test_fig_init_is_drawn(inits_finished):
+    png = (inits_finished / "figures/iklr_fig_init.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+    assert (inits_finished / "figures/iklr_fig_init.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_paper_values_transcribe_all_of_table_vi():
+    paper = pd.read_csv(plan_iklr.__file__.rsplit("/src/", 1)[0] + "/workflow/paper_values/iklr_table6.csv",
+                        comment="#")
+    assert paper.shape == (2 * 2 * 4, 6) and paper["std"].isna().sum() == 8
