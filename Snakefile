@@ -5,7 +5,11 @@ from snakemake.utils import min_version, validate
 min_version("9.0")
 
 
-configfile: "config.yaml"
+# config.yaml is the default run; a `--configfile` replaces it rather than being merged into it key
+# by key (Snakemake's default), so a paper config runs exactly the methods and kernels it lists.
+if not workflow.overwrite_configfiles:
+
+    configfile: "config.yaml"
 
 
 validate(config, "workflow/schemas/config.schema.yaml")

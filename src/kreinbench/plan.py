@@ -258,11 +258,8 @@ IKLR_FIG3_METHODS = ("CCCP-GD", "CCICP-GD", "CCICP-SGD")
 def paper_names(config: dict, paper: str) -> dict[str, dict[str, str]]:
     """The names of the config's datasets and methods in a paper's tables and figures:
     ``{"datasets": {ours: paper's}, "methods": {ours: paper's}}`` from ``papers.<paper>``, a name
-    the mapping leaves out standing for itself.
-
-    Entries for datasets or methods the config does not list are ignored, because Snakemake
-    merges a ``--configfile`` into config.yaml key by key, so the default config's mapping
-    is still present under a paper config.
+    the mapping leaves out standing for itself; entries for datasets or methods the config does
+    not list are ignored.
     """
     spec = config.get("papers", {}).get(paper, {})
     return {
