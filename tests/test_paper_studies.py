@@ -160,3 +160,27 @@ def test_paper_values_transcribe_all_of_table_vi():
     paper = pd.read_csv(plan_iklr.__file__.rsplit("/src/", 1)[0] + "/workflow/paper_values/iklr_table6.csv",
                         comment="#")
     assert paper.shape == (2 * 2 * 4, 6) and paper["std"].isna().sum() == 8
+
+
+# Fig. 2: CCICP-GD at three ε, listed out of order; blobs stands for the paper's guide1-t.
+EPS_CONFIG = {
+    **STUDY_CONFIG,
+    "methods": {"gd-eps1": iklr("ccicp-gd"), "gd-eps1e-3": {**iklr("ccicp-gd", eps=1e-3), "datasets": ["blobs"]},
+                "gd-eps5": {**iklr("ccicp-gd", eps=5.0), "datasets": ["blobs"]}},
+    "papers": {"iklr": {"datasets": {"blobs": "guide1-t"},
+                        "fig2": {"datasets": ["blobs"], "methods": ["gd-eps1", "gd-eps5", "gd-eps1e-3"]}}},
+}
+
+
+def test_fig2_takes_ccicp_gd_methods_only():
+    assert plan_iklr.fig2_methods(EPS_CONFIG) == {"gd-eps1": 1.0, "gd-eps5": 5.0, "gd-eps1e-3": 1e-3}
+    assert plan_iklr.study_targets(EPS_CONFIG) == [
+        "results/tables/iklr_fig2.csv", "figures/iklr_fig2.png", "figures/iklr_fig2.pdf"]
+    # CCCP-GD (ε = 1e-4) is no point of the sweep: the paper varies ε of CCICP-GD alone.
+    exact = {**EPS_CONFIG, "methods": {**EPS_CONFIG["methods"], "gd-eps1e-3": iklr("cccp-gd")}}
+    with pytest.raises(KreinbenchError, match="gd-eps1e-3 not ccicp-gd"):
+        plan_iklr.check_studies(exact)
+    twice = {**EPS_CONFIG, "methods": {**EPS_CONFIG["methods"], "gd-eps5": iklr("ccicp-gd", eps=1.0)}}
+    with pytest.raises(KreinbenchError, match="same setting"):
+        plan_iklr.check_studies(twice)
+
