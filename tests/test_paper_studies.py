@@ -1,5 +1,6 @@
 """IKLR paper studies on a few datasets, from config to files: Table VII (SGD vs SGD-I), Table VI and
-figure iklr_fig_init (initializations). One small workflow run per study keeps each test fast."""
+figure iklr_fig_init (initializations), Fig. 2 (ε of CCICP-GD). One small workflow run per study keeps
+each test fast."""
 
 import re
 
@@ -172,6 +173,11 @@ EPS_CONFIG = {
 }
 
 
+@pytest.fixture(scope="module")
+def eps_finished(run_workflow):
+    return run_workflow(EPS_CONFIG, "paper_eps")
+
+
 def test_fig2_takes_ccicp_gd_methods_only():
     assert plan_iklr.fig2_methods(EPS_CONFIG) == {"gd-eps1": 1.0, "gd-eps5": 5.0, "gd-eps1e-3": 1e-3}
     assert plan_iklr.study_targets(EPS_CONFIG) == [
@@ -184,3 +190,18 @@ def test_fig2_takes_ccicp_gd_methods_only():
     with pytest.raises(KreinbenchError, match="same setting"):
         plan_iklr.check_studies(twice)
 
+
+def test_fig2_plots_the_means_of_the_runs(eps_finished):
+    for suffix, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("pdf", b"%PDF")):
+        assert (eps_finished / f"figures/iklr_fig2.{suffix}").read_bytes().startswith(magic)
+    data = pd.read_csv(eps_finished / "results/tables/iklr_fig2.csv")
+    runs = pd.read_csv(eps_finished / "results/records/runs.csv")
+    means = runs.groupby("method")[["accuracy", "train_time"]].agg(["mean", "std"])
+    assert data[["method", "eps", "metric"]].values.tolist() == [
+        [m, eps, metric] for m, eps in (("gd-eps1e-3", 1e-3), ("gd-eps1", 1.0), ("gd-eps5", 5.0))
+        for metric in ("accuracy", "train_time")]
+    assert (data["reps"] == 2).all() and data["paper_dataset"].eq("guide1-t").all()
+    assert data["mean"].tolist() == pytest.approx([means.at[m, (metric, "mean")] for m, metric in
+                                                   zip(data["method"], data["metric"])])
+    assert data["std"].tolist() == pytest.approx([means.at[m, (metric, "std")] for m, metric in
+                                                  zip(data["method"], data["metric"])])

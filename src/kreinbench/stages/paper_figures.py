@@ -1,4 +1,5 @@
-"""Stage `iklr_fig3`: IKLR (TNNLS) Fig. 3 regenerated from the tidy records of rule `table`.
+"""Stages `iklr_fig3`, `iklr_fig_init` and `iklr_fig2`: IKLR (TNNLS) figures regenerated from the tidy
+records of rule `table`.
 
 Fig. 3 plots the objective against the outer iteration for CCCP-GD (red), CCICP-GD (blue) and
 CCICP-SGD (green), one panel per dataset. Each of our runs fits its own CV-chosen λ, so the
@@ -12,7 +13,8 @@ import string
 
 import pandas as pd
 
-from kreinbench.stages.paper_tables import INIT_NAMES, with_final_objectives
+from kreinbench.atomic import atomic_path
+from kreinbench.stages.paper_tables import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 # kreinbench.stages.report selects the Agg backend before pyplot is imported.
 from kreinbench.stages.report import save_figure
 import matplotlib.pyplot as plt  # noqa: E402, I001
@@ -127,3 +129,69 @@ def iklr_fig_init(snakemake) -> None:
     table = pd.read_csv(snakemake.input.table)
     runs = with_final_objectives(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.history))
     save_figure(fig_init_figure(table, runs), snakemake.output.png, snakemake.output.pdf)
+
+
+# Fig. 2: test accuracy (a) and training time (b) of CCICP-GD against ε.
+
+# The paper's colours for its two datasets, in the study's order (monks1 red, guide1-t blue).
+FIG2_COLOURS = ["tab:red", "tab:blue", "tab:green", "tab:purple"]
+FIG2_METRICS = {"accuracy": "(a) test accuracy (fraction correct)", "train_time": "(b) training time (s)"}
+# Fig. 2 is a plot, so no paper values were transcribed: the frame has ours alone.
+NO_PAPER_VALUES = pd.DataFrame(columns=["paper_dataset", "paper_method", "mean", "std"])
+
+
+def fig2_frame(runs: pd.DataFrame, datasets: dict[str, str], methods: dict[str, float]) -> pd.DataFrame:
+    """The data of Fig. 2: per dataset x method x metric (accuracy, training time), repetitions,
+    mean and std, with the method's ε (rows by ε within a dataset). ``datasets`` maps ours to the
+    paper's names; ``methods`` (CCICP-GD, :func:`kreinbench.plan_iklr.fig2_methods`) is ``{ours: ε}``."""
+    by_eps = dict(sorted(methods.items(), key=lambda item: item[1]))
+    frame = pd.DataFrame({"method": list(by_eps), "paper_method": "CCICP-GD", "eps": list(by_eps.values())})
+    table = study_frame(runs, NO_PAPER_VALUES, datasets, frame, list(FIG2_METRICS))
+    return table.drop(columns=["paper_mean", "paper_std", "diff"])
+
+
+def _fig2_panel(ax, cells: pd.DataFrame, runs: pd.DataFrame, metric: str, colour: str, label: str) -> None:
+    """One dataset's ``metric`` against ε: each repetition a dot, mean ± std a line with bars."""
+    for row in cells.itertuples(index=False):
+        values = runs.loc[(runs["dataset"] == row.dataset) & (runs["method"] == row.method), metric]
+        ax.plot([row.eps] * len(values), values, "o", ms=3, alpha=0.35, color=colour)
+    ax.errorbar(cells["eps"], cells["mean"], yerr=cells["std"], fmt="s-", capsize=4, color=colour, label=label)
+    ax.set_xscale("log")
+    ax.set_xticks(cells["eps"], [f"{eps:g}" for eps in cells["eps"]], fontsize=8)
+    ax.minorticks_off()
+    ax.set_xlabel("inexact parameter ε (log scale)")
+    ax.set_ylabel(FIG2_METRICS[metric])
+    ax.grid(alpha=0.3)
+    ax.legend(handles=[Line2D([], [], color=colour, marker="s", label=label),
+                       Line2D([], [], color=colour, marker="o", ms=3, alpha=0.35, linestyle="", label="repetitions")],
+              fontsize=8)
+
+
+def fig2_figure(table: pd.DataFrame, runs: pd.DataFrame):
+    """Fig. 2 from its frame (:func:`fig2_frame`) and the runs it summarises: one row per metric,
+    (a) accuracy and (b) training time, one column per dataset, coloured as in the paper."""
+    datasets = list(dict.fromkeys(table["dataset"]))
+    fig, axes = plt.subplots(len(FIG2_METRICS), len(datasets), figsize=(max(6.4, 5.2 * len(datasets)), 7.5),
+                             squeeze=False, constrained_layout=True)
+    for col, dataset in enumerate(datasets):
+        cells = table[table["dataset"] == dataset]
+        paper_name = cells["paper_dataset"].iloc[0]
+        name = dataset if paper_name == dataset else f"{dataset} (paper: {paper_name})"
+        for row, metric in enumerate(FIG2_METRICS):
+            ax = axes[row][col]
+            _fig2_panel(ax, cells[cells["metric"] == metric], runs, metric, FIG2_COLOURS[col % len(FIG2_COLOURS)],
+                        f"CCICP-GD on {paper_name}")
+            ax.set_title(f"{name}: {METRIC_NAMES[metric]}")
+    reps = "/".join(map(str, sorted(set(table["reps"]))))
+    fig.suptitle(f"IKLR (TNNLS) Fig. 2, regenerated: influence of tuning ε on CCICP-GD\n"
+                 f"squares and bars: mean ± std over {reps} repetitions; dots: each repetition\n"
+                 f"λ by CV per run; training time of the final fit (CV excluded)", fontsize=10)
+    return fig
+
+
+def iklr_fig2(snakemake) -> None:
+    runs = pd.read_csv(snakemake.input.runs)
+    table = fig2_frame(runs, dict(snakemake.params.datasets), dict(snakemake.params.methods))
+    with atomic_path(snakemake.output.csv) as tmp:
+        table.to_csv(tmp, index=False)
+    save_figure(fig2_figure(table, runs), snakemake.output.png, snakemake.output.pdf)
