@@ -21,6 +21,7 @@ include: "workflow/rules/kernels.smk"
 include: "workflow/rules/fit.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/paper_iklr.smk"
+include: "workflow/rules/paper_ying.smk"
 
 
 rule all:

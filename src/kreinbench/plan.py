@@ -286,6 +286,9 @@ def check_papers(config: dict) -> None:
         if not iklr_fig3_methods(config):
             raise KreinbenchError(f"config papers.iklr.fig3: no config method is named one of "
                                   f"{', '.join(IKLR_FIG3_METHODS)} in papers.iklr.methods")
+    for dataset in config.get("papers", {}).get("ying", {}).get("fig1", {}).get("datasets", []):
+        if dataset not in config["datasets"]:
+            raise KreinbenchError(f"config papers.ying.fig1.datasets: {dataset!r} is not in datasets")
 
 
 def iklr_fig3_datasets(config: dict) -> list[str]:
@@ -297,6 +300,23 @@ def iklr_fig3_methods(config: dict) -> dict[str, str]:
     """The config methods plotted in IKLR Fig. 3, ``{ours: paper's name}`` in the paper's order."""
     ours = {theirs: name for name, theirs in paper_names(config, "iklr")["methods"].items()}
     return {ours[theirs]: theirs for theirs in IKLR_FIG3_METHODS if theirs in ours}
+
+
+def ying_fig1_datasets(config: dict) -> dict[str, str]:
+    """The panels of Ying et al.'s Fig. 1 (``papers.ying.fig1.datasets``), ``{ours: paper's name}``."""
+    names = paper_names(config, "ying")["datasets"]
+    return {d: names.get(d, d) for d in config.get("papers", {}).get("ying", {}).get("fig1", {}).get("datasets", [])}
+
+
+def ying_targets(config: dict) -> list[str]:
+    """Ying et al. targets the config asks for: Table 3 with a ``papers.ying`` key, Fig. 1 with
+    ``papers.ying.fig1``."""
+    if "ying" not in config.get("papers", {}):
+        return []
+    targets = ["results/tables/ying_table3.csv", "results/tables/ying_table3.md"]
+    if ying_fig1_datasets(config):
+        targets += ["figures/ying_fig1.png", "figures/ying_fig1.pdf"]
+    return targets
 
 
 def iklr_targets(config: dict) -> list[str]:

@@ -19,7 +19,7 @@ def final_targets():
     targets = rules_table_outputs()
     if plan.convergence_fits(config):
         targets += ["figures/convergence.png", "figures/convergence.pdf"]
-    return targets + plan.iklr_targets(config)
+    return targets + plan.iklr_targets(config) + plan.ying_targets(config)
 
 
 def rules_table_outputs():

@@ -75,6 +75,7 @@ def fit(snakemake) -> None:
         spectra = {p.rsplit("/", 1)[1].removesuffix(".h5"): p for p in snakemake.input.spectra}
         fit_kwargs["spectrum"] = cache.read_spectrum_object(spectra[best], {"instance": best}, kind)
 
+    spectrum_summary = fit_kwargs["spectrum"].summary() if "spectrum" in fit_kwargs else {}
     estimator = make(selection.best_params)
     features = (split.X_train,) if estimator_cls.needs_features else ()
     test_features = (split.X_test,) if estimator_cls.needs_features else ()
@@ -112,6 +113,8 @@ def fit(snakemake) -> None:
         "cv_warnings": selection.n_warnings,
         **{name: getattr(estimator, f"{name}_", None) for name in DIAGNOSTICS},
         "diverged": bool(getattr(estimator, "diverged_", False)),
+        # The train kernel's extreme eigenvalues, where the method read its spectrum (Ying Table 3).
+        **{f"kernel_{k}": v for k, v in spectrum_summary.items() if k in ("mu_min", "mu_max")},
         "warnings": [f"{w.category.__name__}: {w.message}" for w in caught],
         "history": estimator.history_,
     }

@@ -15,7 +15,7 @@ from kreinbench.atomic import atomic_path  # noqa: E402
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "kernel", "kernel_instance",
                "n_train", "n_test", "accuracy", "cv_accuracy", "train_time", "test_time", "cv_time",
-               "n_iter", "stationarity", "diverged", "cv_warnings", "params"]
+               "n_iter", "stationarity", "diverged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "params"]
 
 
 def load_records(paths) -> list[dict]:
@@ -24,8 +24,9 @@ def load_records(paths) -> list[dict]:
 
 def runs_frame(records: list[dict], labels: dict[str, str]) -> pd.DataFrame:
     """One row per dataset x method x repetition; ``labels``: display name of each method."""
-    rows = [{**{k: r[k] for k in RUN_COLUMNS if k not in ("label", "params")}, "params": json.dumps(r["params"], sort_keys=True)}
-            for r in records]
+    # Columns a method's record may lack (the kernel's spectrum) stay empty for it.
+    rows = [{**{k: r.get(k) for k in RUN_COLUMNS if k not in ("label", "params")},
+             "params": json.dumps(r["params"], sort_keys=True)} for r in records]
     runs = pd.DataFrame(rows, columns=RUN_COLUMNS)
     # From the table job's params, not the fit records: renaming a method reruns no fit.
     runs["label"] = runs["method"].map(labels)

@@ -1,0 +1,40 @@
+# Ying, Campbell and Girolami (NIPS'09) Table 3 and Fig. 1 from the tidy records of rule `table`:
+# `snakemake --cores all --configfile workflow/configs/paper-isvm.yaml`. `all` includes them when
+# the config has a `papers.ying` key (and `papers.ying.fig1`).
+
+
+rule ying_table3:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/ying_table3.csv",
+    output:
+        csv="results/tables/ying_table3.csv",
+        md="results/tables/ying_table3.md",
+    log:
+        "logs/ying_table3/ying_table3.log",
+    params:
+        names=plan.paper_names(config, "ying"),
+        datasets=config["datasets"],
+        methods=list(config["methods"]),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/ying_table3.py"
+
+
+rule ying_fig1:
+    input:
+        history="results/records/history.csv",
+        runs="results/records/runs.csv",
+    output:
+        png="figures/ying_fig1.png",
+        pdf="figures/ying_fig1.pdf",
+    log:
+        "logs/ying_fig1/ying_fig1.log",
+    params:
+        datasets=plan.ying_fig1_datasets(config),
+        methods=plan.paper_names(config, "ying")["methods"],
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/ying_fig1.py"
