@@ -463,11 +463,12 @@ def test_exact_cccp_gd_on_real_tl1_kernels_is_stationary_or_reports_the_runaway(
 
 
 def test_shift_split_reaches_stationary_points_of_the_eigen_splits_quality(tl1_downloaded):
-    """On svmguide1's indefinite TL1 kernel both splits give stationary points (1e-4) of the same
-    objective (to 1%) and the same test accuracy (to one point in a hundred)."""
+    """On svmguide1's indefinite TL1 kernel both splits give stationary points (1e-4) of nearly the
+    same objective (to 5%: the stationary points differ, and which one is reached shifts with BLAS
+    round-off) and the same test accuracy (to two points in a hundred)."""
     K, K_test, y, y_test = tl1_downloaded["svmguide1"]
     fits = {split: IKLR(lam=1e-5, solver="cccp-gd", split=split).fit(K, y) for split in ("eigen", "shift")}
     for split, est in fits.items():
         assert not est.diverged_ and relative_stationarity(est, K, y) <= 1e-4, split
-    assert objective(fits["shift"], K, y) == pytest.approx(objective(fits["eigen"], K, y), rel=1e-2)
-    assert abs(fits["shift"].score(K_test, y_test) - fits["eigen"].score(K_test, y_test)) <= 0.01
+    assert objective(fits["shift"], K, y) == pytest.approx(objective(fits["eigen"], K, y), rel=5e-2)
+    assert abs(fits["shift"].score(K_test, y_test) - fits["eigen"].score(K_test, y_test)) <= 0.02
