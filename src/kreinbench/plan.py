@@ -286,7 +286,7 @@ def check_papers(config: dict) -> None:
         if not iklr_fig3_methods(config):
             raise KreinbenchError(f"config papers.iklr.fig3: no config method is named one of "
                                   f"{', '.join(IKLR_FIG3_METHODS)} in papers.iklr.methods")
-    for dataset in config.get("papers", {}).get("ying", {}).get("fig1", {}).get("datasets", []):
+    for dataset in ying_fig1_datasets(config):
         if dataset not in config["datasets"]:
             raise KreinbenchError(f"config papers.ying.fig1.datasets: {dataset!r} is not in datasets")
 
