@@ -85,9 +85,11 @@ class DANK(KernelClassifierMixin):
         None: the exact problem (5).  v: the k-means-partitioned problem (18) of §4 (no bias, no
         nuclear norm; one subproblem per cluster, test points predicted by their nearest centre's
         cluster model).
-    solver : {"nesterov", "pg"}, default="nesterov"
-        Nesterov's smooth method (Algorithm 1, L = n + 3nC²‖K‖²_F/(4η)) or the standard projected
-        gradient (eq. (16), L = n − τ/2 + nC²λ_max(K)/(4η)).
+    solver : {"nesterov", "pg", "fista"}, default="nesterov"
+        Nesterov's smooth method (Algorithm 1, L = n + 3nC²‖K‖²_F/(4η)), the standard projected
+        gradient (eq. (16), L = n − τ/2 + nC²λ_max(K)/(4η)), or, not in the paper, accelerated
+        projected gradient with a backtracked L capped by Algorithm 1's
+        (:func:`~kreinbench.methods.dank_solver.backtracking_ascent`).
     monotone : bool, default=False
         Nesterov only: the monotone variant (θ⁽ᵗ⁾ = argmax h over {θ⁽ᵗ⁻¹⁾, θ̃⁽ᵗ⁾, α⁽ᵗ⁾}).
     projection : {"exact", "alternating"}, default="exact"
