@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
+import re
 from pathlib import Path
 
 import numpy as np
@@ -225,3 +223,63 @@ def test_figures_draw_from_synthetic_records(tmp_path):
     assert (tmp_path / "fig7.png").stat().st_size > 10_000 and (tmp_path / "fig7.pdf").exists()
     for fig in (figures["5"], figures["8"]):
         paper_dank.plt.close(fig)
+
+
+# -- the workflow ----------------------------------------------------------------------------------
+
+def test_paper_config_at_small_scale_lists_the_targets(workflow_copy, snakemake):
+    workdir = workflow_copy(load_config(), "dank_small")
+    result = snakemake(workdir, "-n", "--configfile", "workflow/configs/paper-dank.yaml", "--config", "scale=small")
+    assert result.returncode == 0, result.stderr[-3000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
+    config = load_config()
+    fits = sum(len(plan.method_datasets(config, m)) for m in config["methods"]) * 2  # 2 repetitions
+    assert counts["fit"] == str(fits)
+    for rule in ("dank_table1", "dank_table3", "dank_fig5", "dank_fig7", "dank_fig8"):
+        assert counts[rule] == "1", rule
+
+
+def tiny_config() -> dict:
+    """Every DANK target on 60 seeded blobs: one repetition, 2-fold CV over C (15 jobs in all)."""
+    dank = {"estimator": "DANK", "kernel": "gauss", "tuned_by": "svm-cv"}
+    return {
+        "seed": 1, "repetitions": 1, "cv_folds": 2, "datasets": ["blobs"],
+        "dataset_options": {"blobs": {"split": {"max_n": 60}}},
+        "kernels": {"gauss": {"type": "rbf", "convention": "dank", "sigma": [1.0]}},
+        "methods": {
+            "svm-cv": {"label": "SVM-CV", "estimator": "SVM", "kernel": "gauss", "grid": {"C": [1.0, 8.0]}},
+            "dank": {**dank, "label": "DANK", "params": {"tau": 0.01}},
+            "dank-tau0": {**dank, "params": {"tau": 0.0}},
+            "dank-tau0.1": {**dank, "params": {"tau": 0.1}},
+            "dank-eta0.1C2": {**dank, "params": {"eta": "0.1C2"}},
+            "dank-1nn": {**dank, "params": {"extension": "knn", "n_neighbors": 1}},
+        },
+        "papers": {"dank": {
+            "methods": {"svm-cv": "SVM-CV", "dank": "DANK"},
+            "table1": {"datasets": ["blobs"], "svm": "svm-cv", "dank": "dank"},
+            "table3": {"blobs": {"SVM-SMO": "svm-cv", "DANK exact": "dank"}},
+            "fig5": {"datasets": ["blobs"], "with": "dank", "without": "dank-tau0"},
+            "fig7": {"datasets": ["blobs"], "methods": {"reciprocal NN": "dank", "1-NN": "dank-1nn"}},
+            "fig8": {"datasets": ["blobs"], "baseline": "dank", "tau": ["dank", "dank-tau0.1"], "eta": ["dank-eta0.1C2"]},
+        }},
+    }
+
+
+def test_tiny_run_writes_every_target_from_tuned_fits(run_workflow):
+    workdir = run_workflow(tiny_config(), "dank_tiny")
+    svm = json.loads((workdir / "results/fits/blobs/svm-cv/rep1.json").read_text())
+    dank = json.loads((workdir / "results/fits/blobs/dank/rep1.json").read_text())
+    # DANK took SVM-CV's kernel instance and C, and ran no CV of its own.
+    assert dank["tuned_by"] == "svm-cv" and dank["cv_accuracy"] is None and svm["cv_accuracy"] is not None
+    assert (dank["kernel_instance"], dank["params"]) == (svm["kernel_instance"], svm["params"])
+    assert 0.0 <= dank["train_accuracy"] <= 1.0 and dank["rank_F"] >= 1
+    table1 = pd.read_csv(workdir / "results/tables/dank_table1.csv")
+    ours = table1[table1["dataset"] == "blobs"].set_index("paper_method")
+    assert set(ours.index) == {"SVM-CV", "DANK"} and (ours["reps"] == 1).all()
+    assert len(table1[table1["paper_dataset"] == "diabetic"]) == 6  # the paper's rows are kept
+    assert "blobs" in (workdir / "results/tables/dank_table1.md").read_text()
+    table3 = pd.read_csv(workdir / "results/tables/dank_table3.csv")
+    ours = table3[table3["dataset"] == "blobs"].set_index("column")
+    assert pd.isna(ours.at["SVM-SMO", "rank_F"]) and ours.at["DANK exact", "rank_F"] == dank["rank_F"]
+    for fig in ("dank_fig5", "dank_fig7", "dank_fig8"):
+        assert (workdir / f"figures/{fig}.png").stat().st_size > 10_000 and (workdir / f"figures/{fig}.pdf").exists()

@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402, I001
 
 # Table 1's columns in the paper's order; those we run are mapped to config methods by the config.
 TABLE1_PAPER_METHODS = ("LogDet", "BMKL", "RF", "SVM-CV", "KNPL", "DANK")
-TABLE1_COLUMNS = ["paper_dataset", "dataset", "paper_method", "method", "reps", "n", "n_paper", "d", "d_paper",
+TABLE1_COLUMNS = ["paper_dataset", "dataset", "paper_method", "method", "reps", "n_train", "n_test", "n_paper", "d_paper",
                   "mean", "std", "paper_mean", "paper_std", "diff", "train_mean", "train_std", "paper_train_mean",
                   "paper_train_std", "train_diff", "p_value", "significant", "paper_significant"]
 # Table 3's columns in the paper's order (method and setting).
@@ -68,11 +68,13 @@ def table1_frame(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict, alpha:
                 significant = (paper_method == "DANK" and best
                                and bool(tests.at[(dataset, other), "best_significantly_better"]))
             rows.append({"paper_dataset": paper_dataset, "dataset": dataset, "paper_method": paper_method,
-                         "method": method, "reps": len(acc), "n": int(acc["n_train"].iloc[0] + acc["n_test"].iloc[0]),
+                         "method": method, "reps": len(acc), "n_train": int(acc["n_train"].iloc[0]),
+                         "n_test": int(acc["n_test"].iloc[0]),
                          "mean": acc["accuracy"].mean(), "std": acc["accuracy"].std(),
                          "train_mean": acc["train_accuracy"].mean(), "train_std": acc["train_accuracy"].std(),
                          "p_value": p_value, "significant": significant})
-    measured = pd.DataFrame(rows, columns=["paper_dataset", "dataset", "paper_method", "method", "reps", "n", "mean",
+    measured = pd.DataFrame(rows, columns=["paper_dataset", "dataset", "paper_method", "method", "reps", "n_train",
+                                           "n_test", "mean",
                                            "std", "train_mean", "train_std", "p_value", "significant"])
     test = paper[paper["split"] == "test"].rename(columns={"mean": "paper_mean", "std": "paper_std",
                                                            "n": "n_paper", "d": "d_paper",
@@ -114,16 +116,18 @@ def _ours_vs_paper(mean, std, paper_mean, paper_std, diff, mark: str = "") -> st
 def table1_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
     """Datasets (rows) × the paper's columns: (d, n), LogDet, BMKL, RF, SVM-CV training and test,
     KNPL, DANK training and test."""
-    header = ["(d, n) ours (paper)", "LogDet", "BMKL", "RF", "SVM-CV training", "SVM-CV test", "KNPL",
+    header = ["n train + test (paper's (d, n))", "LogDet", "BMKL", "RF", "SVM-CV training", "SVM-CV test", "KNPL",
               "DANK training", "DANK test"]
     index, cells = [], []
     for paper_dataset, group in table.groupby("paper_dataset", sort=False):
         by = group.set_index("paper_method")
         dataset = group["dataset"].dropna()
         name = paper_dataset if dataset.empty or dataset.iloc[0] == paper_dataset else f"{paper_dataset} (`{dataset.iloc[0]}`)"
-        measured = group.dropna(subset=["n"])
-        paper_dn = f"({_num(group['d_paper'].iloc[0], 0)}, {_num(group['n_paper'].iloc[0], 0)})"
-        size = (f"n = {int(measured['n'].iloc[0])} {paper_dn}" if not measured.empty
+        measured = group.dropna(subset=["n_train"])
+        paper_dn = ("" if pd.isna(group["d_paper"].iloc[0])
+                    else f"({_num(group['d_paper'].iloc[0], 0)}, {_num(group['n_paper'].iloc[0], 0)})")
+        size = (f"{int(measured['n_train'].iloc[0])} + {int(measured['n_test'].iloc[0])} {paper_dn}".strip()
+                if not measured.empty
                 else f"not run {paper_dn}")
         row = [size]
         for method in TABLE1_PAPER_METHODS:
