@@ -66,6 +66,9 @@ def test_small_scale_caps_n_and_repetitions():
     assert small["repetitions"] == 2
     assert small["dataset_options"]["ijcnn1"]["split"]["max_n"] == 1000
     assert small["dataset_options"]["eeg"]["split"]["max_n"] == 1000
+    # Fig. 7's n = 100 … 500 training points (half of each cap) survive the scale's cap.
+    assert [small["dataset_options"][f"ijcnn1-n{n}"]["split"]["max_n"] for n in range(100, 600, 100)] == \
+        [200, 400, 600, 800, 1000]
 
 
 def test_targets_are_absent_without_their_key():
@@ -183,6 +186,8 @@ def test_table3_beside_paper_with_rank_and_missing_covtype():
     assert "| EEG, n = 500 / 500: acc. (%) | 90.0 ± 0.0 (paper 95.9) |" in md
     assert "| covtype (not run): acc. (%) | paper 96.1 | paper × |" in md
     assert "101.5" not in md and "102 (paper 142)" in md  # rank(F) rounded as the paper prints it
+    # covtype: × where the paper's method failed, no rank(F) where it prints none.
+    assert "| covtype (not run): rank(F) |  |  |  |  |  |  | paper × |  |" in md
 
 
 # -- figures -------------------------------------------------------------------------------------

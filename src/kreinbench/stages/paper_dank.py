@@ -196,9 +196,13 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict) -> pd.
     return table.reindex(columns=TABLE3_COLUMNS)
 
 
-def _pair(ours, theirs, fmt) -> str:
-    theirs_text = "×" if pd.isna(theirs) else fmt(theirs)
-    return f"paper {theirs_text}" if pd.isna(ours) else f"{fmt(ours)} (paper {theirs_text})"
+def _pair(ours, theirs, fmt, failed: bool) -> str:
+    """Ours beside the paper's value; "×" where the paper's method failed, nothing where the paper
+    prints no such number (rank(F) of covtype's scalable DANK)."""
+    theirs_text = "×" if failed else ("" if pd.isna(theirs) else fmt(theirs))
+    if pd.isna(ours):
+        return f"paper {theirs_text}" if theirs_text else ""
+    return f"{fmt(ours)} (paper {theirs_text})" if theirs_text else fmt(ours)
 
 
 def table3_markdown(table: pd.DataFrame) -> str:
@@ -218,7 +222,7 @@ def table3_markdown(table: pd.DataFrame) -> str:
                     row.append("")
                     continue
                 r = by.loc[column]
-                cell = _pair(r[ours], r[theirs], fmt)
+                cell = _pair(r[ours], r[theirs], fmt, failed=pd.isna(r["paper_accuracy"]))
                 if metric == "acc. (%)" and not pd.isna(r[ours]):
                     cell = cell.replace(" (paper", f" ± {r['accuracy_std']:.1f} (paper", 1)
                 row.append(cell)
