@@ -11,12 +11,13 @@ import yaml
 
 from conftest import ROOT
 from kreinbench.data.parse import ParsedData
-from kreinbench.data.synthetic import cherkassky, clowns, step_function
+from kreinbench.data.synthetic import cherkassky, clowns, step_function, step_value
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank_svr import relative_mse
 from kreinbench.plan_dank_figures import check, settings, targets
 from kreinbench.stages import dank_figures as stage
+from kreinbench.stages import dank_table4 as table4
 
 PAPER_CONFIG = ROOT / "workflow/configs/paper-dank.yaml"
 
@@ -66,7 +67,7 @@ def test_panels_survive_the_file_round_trip(tmp_path, clowns_panel, tiny_clowns)
 
 
 def test_grid_search_prefers_the_width_that_fits():
-    data = step_function(120, seed=1, a=50.0)  # a = 50: sharp steps
+    data = step_function(120, seed=1, a=0.01)  # sharp steps
     sigma, C = stage.grid_search(data[:, :1], data[:, 1], sigma_grid=[0.1, 100.0], C_grid=[10.0], folds=3, seed=0,
                                  regression=True)
     assert (sigma, C) == (0.1, 10.0)
@@ -74,6 +75,13 @@ def test_grid_search_prefers_the_width_that_fits():
     sigma, _ = stage.grid_search(stage.minmax_all(X), y, sigma_grid=[1e-4, 0.2], C_grid=[1.0], folds=3, seed=0,
                                  regression=False)
     assert sigma == 0.2
+
+
+def test_step_function_has_steps_of_height_s_at_the_papers_smoothness():
+    x = np.array([-3.9, -2.1, 0.1, 1.9, 2.1, 3.9])  # a quarter-period or more from each step at w(k + 1/2)
+    # Flat at s·round(x/w) between the steps (the paper prints a as a factor, which gives the line 1.5 x).
+    np.testing.assert_allclose(step_value(x), 3.0 * np.round(x / 2.0), atol=1e-6)
+    assert step_value(np.array([1.0 - 0.05]))[0] < 0.3 * 3 < 0.7 * 3 < step_value(np.array([1.0 + 0.05]))[0]
 
 
 def test_evaluation_grid_spans_the_samples():
@@ -168,8 +176,10 @@ def test_paper_config_at_small_scale_plans_every_dank_figure(workflow_copy, snak
     result = snakemake(workdir, "-n", "--configfile", "workflow/configs/paper-dank.yaml", "--config", "scale=small")
     assert result.returncode == 0, result.stderr[-3000:]
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
-    for rule in ("dank_clowns", "dank_fig1", "dank_fig2", "dank_fig4", "dank_fig6", "dank_fig9"):
+    for rule in ("dank_clowns", "dank_fig1", "dank_fig2", "dank_fig4", "dank_fig6", "dank_fig9", "dank_table4"):
         assert counts[rule] == "1", rule
+    # Table 4: 4 datasets × 2 repetitions at small scale, each on its own split.
+    assert counts["dank_svr_rep"] == "8"
 
 
 def test_fig4_rule_runs(workflow_copy, snakemake):
@@ -182,3 +192,49 @@ def test_fig4_rule_runs(workflow_copy, snakemake):
     assert (workdir / "figures/dank_fig4.png").stat().st_size > 10_000
     assert (workdir / "figures/dank_fig4.pdf").read_bytes().startswith(b"%PDF")
     assert "ConvergenceWarning" in (workdir / "logs/dank_fig4/dank_fig4.log").read_text()
+
+
+# --- Table 4 ---------------------------------------------------------------------------------------
+
+def test_capped_training_draws_a_seeded_subset():
+    X, y = np.arange(30.0)[:, None], np.arange(30.0)
+    Xc, yc = table4.capped_training(X, y, 10, seed=1)
+    assert yc.size == 10 and np.unique(yc).size == 10 and np.array_equal(Xc[:, 0], yc)
+    assert np.array_equal(table4.capped_training(X, y, 10, seed=1)[1], yc)
+    assert table4.capped_training(X, y, None, seed=1)[1] is y and table4.capped_training(X, y, 40, seed=1)[1] is y
+
+
+def test_svr_repetition_scores_both_methods_in_the_units_of_y():
+    X = np.random.default_rng(2).uniform(0.0, 1.0, size=(80, 1))
+    y = 100.0 + 1000.0 * np.sin(3.0 * X[:, 0])  # far from standardized: the fit standardizes
+    settings_ = {"sigma_grid": [0.25, 1.0], "C_grid": [1.0, 8.0], "epsilon": 0.1, "tau": 0.01, "max_iter": 2000,
+                 "max_train": 30}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        rows = table4.svr_repetition(X[:40], y[:40], X[40:], y[40:], settings=settings_, folds=3, seed=0)
+    assert [r["method"] for r in rows] == ["svr-cv", "dank"]
+    for row in rows:
+        assert row["n_train"] == 30 and row["n_test"] == 40 and row["sigma"] in (0.25, 1.0)
+        # Predictions back in the units of y fit the smooth curve (relative MSE well below the mean's 1);
+        # standardized ones would miss y by ~1000 times its spread.
+        assert 0.0 < row["rmse_train"] < 0.1 and 0.0 < row["rmse_test"] < 0.1
+    assert 1 <= rows[1]["dank_iterations"] <= 2000
+
+
+def test_table4_marks_the_lower_rmse_and_sets_the_papers_values_beside():
+    runs = pd.DataFrame([{"dataset": "housing", "rep": rep, "method": method, "n_train": 253,
+                          "rmse_test": base + 0.01 * rep + noise * (rep % 2), "rmse_train": base / 2}
+                         for rep in range(1, 6) for method, base, noise in (("svr-cv", 0.30, 0.004),
+                                                                            ("dank", 0.20, 0.002))])
+    paper = pd.read_csv(ROOT / "workflow/paper_values/dank_table4.csv", comment="#")
+    table = table4.table4_frame(runs, paper, ["housing"]).set_index("method")
+    assert table.at["dank", "best"] and not table.at["svr-cv", "best"]
+    assert table.at["dank", "mean"] == pytest.approx(0.23 + 0.006 / 5)
+    # DANK is lower by 0.1 (± 0.002) on every repetition: significant, marked on DANK's row.
+    assert table.at["svr-cv", "p_value"] < 0.05 and table.at["svr-cv", "best_significantly_better"]
+    assert table.at["dank", "significantly_lower"] and not table.at["svr-cv", "significantly_lower"]
+    assert table.at["dank", "paper_mean"] == 0.218 and table.at["svr-cv", "paper_train_mean"] == 0.085
+    assert table.at["dank", "diff"] == pytest.approx(table.at["dank", "mean"] - 0.218)
+    markdown = table4.table4_markdown(table.reset_index(), {"epsilon": 0.1, "tau": 0.01, "max_iter": 2000})
+    assert "**0.231 ± 0.016** •" in markdown and "paper *0.069* / 0.218 ± 0.013" in markdown
+

@@ -1,4 +1,4 @@
-"""The DANK (JMLR) analysis targets that do not go through rule ``fit``: Figures 1, 2, 4, 6 and 9.
+"""The DANK (JMLR) targets that do not go through rule ``fit``: Figures 1, 2, 4, 6, 9 and Table 4.
 
 Each is a key of ``papers.dank_figures`` holding its own settings (dataset, σ, C, iterations, …);
 ``papers.dank_figures.scales.<scale>.<figure>`` overrides some of them at ``--config scale=<scale>``
@@ -20,9 +20,10 @@ TARGETS = {
     "fig4": ["figures/dank_fig4.png", "figures/dank_fig4.pdf"],
     "fig6": ["results/tables/dank_fig6.csv", "figures/dank_fig6.png", "figures/dank_fig6.pdf"],
     "fig9": ["results/tables/dank_fig9.csv", "figures/dank_fig9.png", "figures/dank_fig9.pdf"],
+    "table4": ["results/tables/dank_table4.csv", "results/tables/dank_table4.md"],
 }
 # The task each figure's datasets must have (the estimators behind it are classifiers or regressors).
-TASKS = {"fig1": "binary", "fig4": "binary", "fig6": "binary", "fig9": "regression"}
+TASKS = {"fig1": "binary", "fig4": "binary", "fig6": "binary", "fig9": "regression", "table4": "regression"}
 # Fig. 9's panels are the paper's two test functions (kreinbench.data.synthetic), not a choice.
 FIG9_DATASETS = ["step-1d", "cherkassky-2d"]
 
@@ -48,7 +49,7 @@ def datasets(config: dict, figure: str) -> list[str]:
     spec = settings(config, figure)
     if figure == "fig9":
         return FIG9_DATASETS if spec else []
-    return [spec["dataset"]] if "dataset" in spec else []
+    return list(spec.get("datasets", [spec["dataset"]] if "dataset" in spec else []))
 
 
 def manifest(dataset: str) -> str:
@@ -58,6 +59,13 @@ def manifest(dataset: str) -> str:
 def entry(config: dict, dataset: str) -> dict[str, Any]:
     """A dataset's registry entry as a job param (parsed by the stage from the fetched raw files)."""
     return canonical(dataset_config_entry(config, dataset))
+
+
+def table4_records(config: dict) -> list[str]:
+    """One record per Table 4 dataset × repetition (rule ``dank_svr_rep``)."""
+    spec = settings(config, "table4")
+    return [f"results/dank_figures/table4/{d}/rep{r}.json" for d in spec["datasets"]
+            for r in range(1, spec["repetitions"] + 1)]
 
 
 def check(config: dict) -> None:

@@ -114,3 +114,37 @@ rule dank_fig9:
         "../envs/kreinbench.yaml"
     script:
         "../scripts/dank_fig9.py"
+
+
+rule dank_svr_rep:
+    input:
+        split="data/splits/{dataset}/rep{rep}.h5",
+    output:
+        record="results/dank_figures/table4/{dataset}/rep{rep}.json",
+    log:
+        "logs/dank_svr_rep/{dataset}/rep{rep}.log",
+    params:
+        **dank_figure_params("table4"),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_svr_rep.py"
+
+
+rule dank_table4:
+    input:
+        records=lambda wildcards: plan_dank_figures.table4_records(config),
+        paper="workflow/paper_values/dank_table4.csv",
+    output:
+        runs="results/records/dank_table4_runs.csv",
+        csv="results/tables/dank_table4.csv",
+        md="results/tables/dank_table4.md",
+    log:
+        "logs/dank_table4/dank_table4.log",
+    params:
+        **dank_figure_params("table4"),
+        datasets=lambda wildcards: plan_dank_figures.settings(config, "table4")["datasets"],
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_table4.py"

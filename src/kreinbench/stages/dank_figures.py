@@ -181,16 +181,15 @@ def fig1_figure(X, y, panels: dict[str, dict], paper: pd.DataFrame):
 
 
 def fig2_figure(y, panels: dict[str, dict], paper: pd.DataFrame):
-    """F* as a heat map (points ordered by class), on a colour scale centred at 1, range and rank in the title."""
+    """F* − 1 as a heat map (points ordered by class) over its own range, range and rank in the title."""
     order = np.argsort(-y, kind="stable")
     fig, axes = plt.subplots(1, 2, figsize=(11, 5), constrained_layout=True)
     for ax, (name, panel) in zip(axes, panels.items()):
-        F = panel["F"][np.ix_(order, order)]
-        spread = max(abs(panel["F_max"] - 1.0), abs(1.0 - panel["F_min"]), 1e-12)
-        image = ax.imshow(F, cmap="RdBu_r", vmin=1.0 - spread, vmax=1.0 + spread, interpolation="nearest")
-        fig.colorbar(image, ax=ax, shrink=0.8, label="F*_ij (dimensionless)")
+        # F* − 1, not F*: with entries this close to 1 a colour bar of F* shows little but its offset.
+        image = ax.imshow(panel["F"][np.ix_(order, order)] - 1.0, cmap="viridis", interpolation="nearest")
+        fig.colorbar(image, ax=ax, shrink=0.8, label="F*_ij − 1 (dimensionless)")
         row = paper.loc[name]
-        ax.set_title(f"({name}) σ = {panel['sigma']:g}: F* ∈ [{panel['F_min']:.4f}, {panel['F_max']:.4f}], "
+        ax.set_title(f"({name}) σ = {panel['sigma']:g}: F* ∈ [{panel['F_min']:.6f}, {panel['F_max']:.6f}], "
                      f"rank(F*) = {int(panel['rank'])}\n(paper: σ = {row.sigma:g}, F* ∈ [{row.F_min:g}, "
                      f"{row.F_max:g}], rank {int(row['rank'])})", fontsize=9)
         ax.set_xlabel("training point j (class +1 first)")
@@ -303,12 +302,14 @@ def fig6_figure(results: list[PartitionBounds], paper: pd.Series, n: int):
     ax.scatter(index[last.screened], last.gradient[last.screened], s=7, color="tab:red",
                label=f"screened by (21) ({int(last.screened.sum())})")
     ax.plot(index, last.threshold, color="grey", lw=0.8, label="threshold −(B + B₂)C(‖K̄ᵢ‖₁ + κ)")
+    # Symmetric log: the gradients lie near 0, the thresholds hundreds below.
+    ax.set_yscale("symlog", linthresh=1e-2)
     ax.set_xlabel("training point i")
-    ax.set_ylabel("(∇_α H̄(ᾱ, F̄))ᵢ (dimensionless)")
+    ax.set_ylabel("(∇_α H̄(ᾱ, F̄))ᵢ (dimensionless, symmetric log)")
     ax.set_title(f"(c) screening by condition (21), v = {last.n_clusters}\n(21) as printed screens "
                  f"{int(last.screened.sum())} of {int((~sv).sum())} non-SVs; paper: {int(paper.n_screened)} of "
                  f"{int(paper.n_nonsupport)} (n = {int(paper.n)})", fontsize=9)
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.3, 0.12))  # the empty band above the thresholds
     ax.grid(alpha=0.3)
     fig.suptitle(f"DANK (JMLR) Fig. 6, regenerated: Theorems 7 and 8 on {n} random ijcnn1 points. As printed, "
                  f"(21) cannot hold (gradient ≥ 1 − B₂C‖K̄ᵢ‖₁ > threshold), so it screens nothing", fontsize=10)
@@ -341,7 +342,8 @@ def regression_pair(X, y, X_eval, *, sigma_grid, C_grid, epsilon: float, tau: fl
     svr = SVR(C=C, epsilon=epsilon, kernel="precomputed").fit(K, y)
     dank = DANKSVR(C=C, epsilon=epsilon, tau=tau, max_iter=max_iter).fit(K, y, X)
     return {"sigma": sigma, "C": C, "svr": svr.predict(K_eval), "dank": dank.predict(K_eval, X_eval),
-            "svr_train": svr.predict(K), "dank_train": dank.predict(K, X)}
+            "svr_train": svr.predict(K), "dank_train": dank.predict(K, X), "dank_iterations": dank.n_iter_,
+            "dank_converged": dank.converged_}
 
 
 # The noiseless functions behind the synthetic regression datasets, for the evaluation grid.
@@ -372,7 +374,8 @@ def fig9_results(samples: dict[str, ParsedData], settings: dict, folds: int, see
         for method in ("svr", "dank"):
             rows.append({"dataset": dataset, "method": method, "sigma": fit["sigma"], "C": fit["C"],
                          "rmse": relative_mse(truth, fit[method]),
-                         "rmse_train": relative_mse(data.y, fit[f"{method}_train"])})
+                         "rmse_train": relative_mse(data.y, fit[f"{method}_train"]),
+                         "converged": fit["dank_converged"] if method == "dank" else True})
     return curves, pd.DataFrame(rows)
 
 
@@ -387,7 +390,8 @@ def with_paper(table: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
 
 def _rmse_label(table: pd.DataFrame, dataset: str, method: str) -> str:
     row = table[(table.dataset == dataset) & (table.method == method)].iloc[0]
-    return f"{METHOD_NAMES[method]}: RMSE {row.rmse:.4f} (paper {row.rmse_paper:.3f})"
+    note = "" if row.converged else ", stopped at max_iter"
+    return f"{METHOD_NAMES[method]}: RMSE {row.rmse:.2g} (paper {row.rmse_paper:.3f}){note}"
 
 
 def fig9_figure(curves: dict, table: pd.DataFrame):
@@ -401,7 +405,7 @@ def fig9_figure(curves: dict, table: pd.DataFrame):
     ax.scatter(step["X"][:, 0], step["y"], s=4, color="grey", label=f"{step['y'].size} samples")
     ax.plot(x, step["svr"][order], lw=1.4, label=_rmse_label(table, "step-1d", "svr"), **BASELINE_STYLE)
     ax.plot(x, step["dank"][order], lw=1.4, label=_rmse_label(table, "step-1d", "dank"), **DANK_STYLE)
-    ax.set_xlabel("x")
+    ax.set_xlabel("x (dimensionless)")
     ax.set_ylabel("g(x) (dimensionless)")
     ax.set_title(f"(a) step function s = 3, w = 2, a = 0.05 (σ = {step['sigma']:g}, C = {step['C']:g})", fontsize=10)
     ax.legend(fontsize=8)
