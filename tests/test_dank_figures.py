@@ -235,6 +235,9 @@ def test_table4_marks_the_lower_rmse_and_sets_the_papers_values_beside():
     assert table.at["dank", "significantly_lower"] and not table.at["svr-cv", "significantly_lower"]
     assert table.at["dank", "paper_mean"] == 0.218 and table.at["svr-cv", "paper_train_mean"] == 0.085
     assert table.at["dank", "diff"] == pytest.approx(table.at["dank", "mean"] - 0.218)
-    markdown = table4.table4_markdown(table.reset_index(), {"epsilon": 0.1, "tau": 0.01, "max_iter": 2000})
-    assert "**0.231 ± 0.016** •" in markdown and "paper *0.069* / 0.218 ± 0.013" in markdown
+    runs["dank_converged"] = np.where(runs["method"] == "dank", runs["rep"] > 2, np.nan)
+    note = table4.unconverged_note(runs)
+    assert note == "DANK-SVR stopped at max_iter before its tolerance in 2 of 5 fits."
+    markdown = table4.table4_markdown(table.reset_index(), {"epsilon": 0.1, "tau": 0.01, "max_iter": 2000}, note)
+    assert "**0.231 ± 0.016** •" in markdown and "paper *0.069* / 0.218 ± 0.013" in markdown and note in markdown
 

@@ -187,7 +187,8 @@ def fig2_figure(y, panels: dict[str, dict], paper: pd.DataFrame):
     for ax, (name, panel) in zip(axes, panels.items()):
         # F* − 1, not F*: with entries this close to 1 a colour bar of F* shows little but its offset.
         image = ax.imshow(panel["F"][np.ix_(order, order)] - 1.0, cmap="viridis", interpolation="nearest")
-        fig.colorbar(image, ax=ax, shrink=0.8, label="F*_ij − 1 (dimensionless)")
+        # Plain tick labels: matplotlib's offset notation (e.g. "1e−9−1.25e−5") is unreadable here.
+        fig.colorbar(image, ax=ax, shrink=0.8, label="F*_ij − 1 (dimensionless)", format="%.6g")
         row = paper.loc[name]
         ax.set_title(f"({name}) σ = {panel['sigma']:g}: F* ∈ [{panel['F_min']:.6f}, {panel['F_max']:.6f}], "
                      f"rank(F*) = {int(panel['rank'])}\n(paper: σ = {row.sigma:g}, F* ∈ [{row.F_min:g}, "
