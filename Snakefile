@@ -23,6 +23,7 @@ include: "workflow/rules/report.smk"
 include: "workflow/rules/paper_iklr.smk"
 include: "workflow/rules/paper_ying.smk"
 include: "workflow/rules/paper_dank.smk"
+include: "workflow/rules/paper_dank_figures.smk"
 
 
 rule all:
@@ -30,4 +31,5 @@ rule all:
         final_targets(),
         plan_iklr.study_targets(config),
         plan_dank.dank_targets(config),
+        plan_dank_figures.targets(config),
     default_target: True
