@@ -18,6 +18,8 @@ rule iklr_table2:
         md="results/tables/iklr_table2.md",
     log:
         "logs/iklr_table2/iklr_table2.log",
+    benchmark:
+        "logs/benchmark/iklr_table2/iklr_table2.tsv",
     params:
         kernel=lambda wildcards: plan.canonical(plan.tl1_kernel_spec(config)),
     conda:
@@ -35,6 +37,8 @@ rule iklr_table3:
         md="results/tables/iklr_table3.md",
     log:
         "logs/iklr_table3/iklr_table3.log",
+    benchmark:
+        "logs/benchmark/iklr_table3/iklr_table3.tsv",
     params:
         names=plan.paper_names(config, "iklr"),
         datasets=config["datasets"],
@@ -54,6 +58,8 @@ rule iklr_fig3:
         pdf="figures/iklr_fig3.pdf",
     log:
         "logs/iklr_fig3/iklr_fig3.log",
+    benchmark:
+        "logs/benchmark/iklr_fig3/iklr_fig3.tsv",
     params:
         datasets=plan.iklr_fig3_datasets(config),
         methods=plan.iklr_fig3_methods(config),
@@ -72,6 +78,8 @@ rule iklr_table7:
         md="results/tables/iklr_table7.md",
     log:
         "logs/iklr_table7/iklr_table7.log",
+    benchmark:
+        "logs/benchmark/iklr_table7/iklr_table7.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table7"),
         methods=lambda wildcards: plan_iklr.table7_methods(config),
@@ -91,6 +99,8 @@ rule iklr_table6:
         md="results/tables/iklr_table6.md",
     log:
         "logs/iklr_table6/iklr_table6.log",
+    benchmark:
+        "logs/benchmark/iklr_table6/iklr_table6.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table6"),
         methods=lambda wildcards: plan_iklr.table6_methods(config),
@@ -111,6 +121,8 @@ rule iklr_fig_init:
         pdf="figures/iklr_fig_init.pdf",
     log:
         "logs/iklr_fig_init/iklr_fig_init.log",
+    benchmark:
+        "logs/benchmark/iklr_fig_init/iklr_fig_init.tsv",
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -127,6 +139,8 @@ rule iklr_fig2:
         pdf="figures/iklr_fig2.pdf",
     log:
         "logs/iklr_fig2/iklr_fig2.log",
+    benchmark:
+        "logs/benchmark/iklr_fig2/iklr_fig2.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "fig2"),
         methods=lambda wildcards: plan_iklr.fig2_methods(config),
