@@ -35,14 +35,17 @@ class KLR(KernelLogisticMixin):
         self.max_iter = max_iter
 
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
+        self._checked_params()  # before anything is set: a bad parameter leaves the estimator unfitted
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         return self._newton(K, y_pm)
 
+    def _checked_params(self) -> tuple[float, float, int]:
+        return (check_positive("lam", self.lam), check_positive("tol", self.tol),
+                check_int("max_iter", self.max_iter, minimum=1))
+
     def _newton(self, K, y_pm, start=None):
         """Newton on a checked kernel and ±1 labels, from (0, 0) or the warm start ``start``."""
-        lam = check_positive("lam", self.lam)
-        tol = check_positive("tol", self.tol)
-        max_iter = check_int("max_iter", self.max_iter, minimum=1)
+        lam, tol, max_iter = self._checked_params()
         self.alpha_, b, self.history_, self.stationarity_ = klr_newton(K, y_pm, lam, tol=tol, max_iter=max_iter,
                                                                        start=start)
         self.intercept_ = float(b)
@@ -121,9 +124,7 @@ class SpectrumKLR(KLR):
         check_choice("transform", self.transform, {"flip", "clip", "shift"})
         check_choice("test_kernel", self.test_kernel, {"original", "projected"})
         # Validate before the O(n³) eigendecomposition, with the same messages as KLR.fit.
-        check_positive("lam", self.lam)
-        check_positive("tol", self.tol)
-        check_int("max_iter", self.max_iter, minimum=1)
+        self._checked_params()
         K, _, _ = check_train_kernel(K, y)
         if spectrum is None:
             spectrum = eigendecompose(K)

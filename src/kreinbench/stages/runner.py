@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import resource
 import traceback
 from typing import Callable
 
@@ -21,9 +22,22 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
     logging.captureWarnings(True)
+    # The process's peak RSS, exact (the kernel's high-water mark), after the imports and at the
+    # end: Snakemake's benchmark max_rss samples once a second, then every 30 s, and misses short
+    # peaks (kreinbench.pipeline_bench reads this line).
+    after_imports = peak_rss_mib()
     try:
         with threadpool_limits(limits=max(1, int(snakemake.threads))):
             stage(snakemake)
     except Exception:
         logging.getLogger("kreinbench").error("stage failed:\n%s", traceback.format_exc())
         raise
+    logging.getLogger("kreinbench").info(PEAK_RSS_FORMAT, peak_rss_mib(), after_imports)
+
+
+PEAK_RSS_FORMAT = "peak RSS %.1f MiB (%.1f MiB after imports)"
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident set size so far, MiB (``ru_maxrss`` is in KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
