@@ -3,7 +3,7 @@
 Usage: .venv/bin/python benchmarks/bench_cv.py [--datasets sonar breast-cancer-wdbc] [--methods ccicp-gd klr-rbf flip-klr]
        [--repeats 3] [--threads 1]
 
-For each dataset (repetition 0 of the pipeline's split, from config.yaml) and method (its
+For each dataset (repetition 1 of the pipeline's split, from config.yaml) and method (its
 estimator, fixed params, 7-value λ grid and 5 folds from config.yaml; an RBF σ grid is cut to its
 ``sigma = 1`` instance: the target is about the λ grid), times, interleaved, medians of
 ``--repeats``:
@@ -47,7 +47,7 @@ from bench_iklr import median_times
 CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
 
 
-def pipeline_split(config: dict, dataset: str, rep: int = 0):
+def pipeline_split(config: dict, dataset: str, rep: int = 1):
     spec = spec_from_entry(dataset, plan.dataset_config_entry(config, dataset))
     with tempfile.TemporaryDirectory() as raw:
         manifest = fetch_dataset(spec, Path(raw) / "manifest.json", mirror=config.get("mirror"))

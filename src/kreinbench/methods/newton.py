@@ -54,7 +54,7 @@ def klr_newton(K: np.ndarray, y: np.ndarray, lam: float, *, tol: float, max_iter
             break
         d = beta * (1.0 - beta) / n
         A = np.empty((n + 1, n + 1))
-        A[:n, :n] = d[:, None] * K
+        np.multiply(d[:, None], K, out=A[:n, :n])  # into A: no n×n temporary
         A[:n, :n].flat[:: n + 1] += lam
         A[:n, n] = d
         A[n, :n] = 1.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import resource
 import traceback
+from pathlib import Path
 from typing import Callable
 
 from threadpoolctl import threadpool_limits
@@ -39,5 +40,13 @@ PEAK_RSS_FORMAT = "peak RSS %.1f MiB (%.1f MiB after imports)"
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident set size so far, MiB (``ru_maxrss`` is in KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak resident set size so far, MiB: VmHWM of its address space, which starts
+    afresh at exec.  (``ru_maxrss`` does not: it keeps the high-water mark of the Snakemake process
+    the job was forked from.)  ``ru_maxrss`` only where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
