@@ -139,19 +139,19 @@ def cv_section(frame: pd.DataFrame) -> list[str]:
     return rows
 
 
-def pipeline_section(memory: pd.DataFrame, overhead: pd.Series) -> list[str]:
-    """Target rows of pipeline_memory.csv and pipeline_overhead.csv."""
+def pipeline_section(memory: pd.DataFrame, overhead: pd.Series, run: str) -> list[str]:
+    """Target rows of one run's <name>_memory.csv and <name>_overhead.csv (bench_pipeline.py)."""
     rows = []
     for _, r in memory[memory.ratio_raw.notna()].iterrows():
         # Net of the RSS after imports where the jobs logged it (kreinbench.stages.runner), else raw.
         net = pd.notna(r.ratio_net)
         ratio = r.ratio_net if net else r.ratio_raw
-        rows.append(f"| peak memory <= {RULE_MEMORY_TARGET:g}x kernel bytes, rule {r.rule} ({r.jobs} jobs; worst {r.worst_job if isinstance(r.worst_job, str) else '?'}) | "
+        rows.append(f"| peak memory <= {RULE_MEMORY_TARGET:g}x kernel bytes, {run}, rule {r.rule} ({r.jobs} jobs; worst {r.worst_job if isinstance(r.worst_job, str) else '?'}) | "
                     f"peak RSS {r.peak_rss_MB:.0f} MiB, kernels <= {r.max_kernel_MB:.2g} MiB, after imports {r.startup_rss_MB:.0f} MiB | "
                     f"{ratio:.1f} {'net of the imports' if net else 'raw (no logged peak)'} ({r.ratio_raw:.1f} raw) | "
                     f"{status(ratio, RULE_MEMORY_TARGET)} | the interpreter and its imports (~170 MiB) dwarf kernels of a few MiB |")
     o = overhead
-    rows.append(f"| pipeline overhead <= {100 * OVERHEAD_TARGET:.0f}% of compute, quick config ({int(o.jobs)} jobs, {int(o.cores)} cores) | "
+    rows.append(f"| pipeline overhead <= {100 * OVERHEAD_TARGET:.0f}% of compute, {run} ({int(o.jobs)} jobs, {int(o.cores)} cores) | "
                 f"wall {o.wall:.0f} s: compute {o.compute:.0f} s, Python start + imports {o.python_start:.0f} s, kernel I/O "
                 f"{o.io:.1f} s, scheduling {o.scheduling:.0f} s | {o.overhead_share_of_compute:.2f} | "
                 f"{status(o.overhead_share_of_compute, OVERHEAD_TARGET)} | load {o.load_average} (other agents' work "
@@ -203,8 +203,12 @@ def main() -> None:
         lines += kernels_section(pd.read_csv(root / "kernels.csv"))
     if (root / "cv.csv").exists():
         lines += cv_section(pd.read_csv(root / "cv.csv"))
-    if (root / "pipeline_memory.csv").exists() and (root / "pipeline_overhead.csv").exists():
-        lines += pipeline_section(pd.read_csv(root / "pipeline_memory.csv"), pd.read_csv(root / "pipeline_overhead.csv").iloc[0])
+    for memory in sorted(root.glob("pipeline*_memory.csv")):  # one per bench_pipeline.py --name
+        name = memory.name.removesuffix("_memory.csv")
+        overhead = root / f"{name}_overhead.csv"
+        if overhead.exists():
+            run = "quick config" if name == "pipeline" else name.removeprefix("pipeline_")
+            lines += pipeline_section(pd.read_csv(memory), pd.read_csv(overhead).iloc[0], run)
     lines += ["", "## IKLR vs SVC (results/bench/iklr.csv)", "",
               "IKLR(lam=1).fit(K, y), TNNLS Algorithm 1 (eps = 1, k_max = 20, eta = 0.02, rho = 0.8), spectral step "
               "included; 'straightforward' is a full eigh plus the fit given it. Matvecs: 2 per inner step + 1. "
