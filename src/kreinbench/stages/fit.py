@@ -40,6 +40,16 @@ def seeded(estimator_cls, fixed: dict, seed: int) -> dict:
     return {**fixed, "random_state": seed % 2**32}
 
 
+def read_finite_kernel(path: str, part: str, instance: str) -> np.ndarray:
+    """The ``part`` ("train" or "test") kernel of a cache file, checked finite (in row blocks:
+    no n x n boolean temporary)."""
+    K, _ = cache.read_kernel_part(path, part, {"instance": instance})
+    rows = block_rows(K.shape[1])
+    if not all(np.isfinite(K[i:i + rows]).all() for i in range(0, K.shape[0], rows)):
+        raise KreinbenchError(f"{part} kernel of HDF5 file {path!r} contains NaN or infinite entries")
+    return K
+
+
 def fit(snakemake) -> None:
     dataset, method, rep = snakemake.wildcards.dataset, snakemake.wildcards.method, int(snakemake.wildcards.rep)
     spec = snakemake.params.method
@@ -49,14 +59,10 @@ def fit(snakemake) -> None:
     seed = int(split.attrs["seed"])
     fixed = seeded(estimator_cls, fixed, seed)
 
-    kernels, tests = {}, {}
-    for path in snakemake.input.kernels:
-        instance = path.rsplit("/", 1)[1].removesuffix(".h5")
-        kernels[instance], tests[instance], _ = cache.read_kernel(path, {"instance": instance})
-        for name, K in (("train", kernels[instance]), ("test", tests[instance])):
-            rows = block_rows(K.shape[1])  # in row blocks: no n x n boolean temporary
-            if not all(np.isfinite(K[i:i + rows]).all() for i in range(0, K.shape[0], rows)):
-                raise KreinbenchError(f"{name} kernel of HDF5 file {path!r} contains NaN or infinite entries")
+    # The train kernels of every instance for CV; the test kernel of the chosen one only, read after
+    # the final fit, so that no test kernel is held while the fits allocate (peak memory).
+    paths = {path.rsplit("/", 1)[1].removesuffix(".h5"): path for path in snakemake.input.kernels}
+    kernels = {instance: read_finite_kernel(path, "train", instance) for instance, path in paths.items()}
 
     def make(params):
         return estimator_cls(**fixed, **params)
@@ -86,8 +92,9 @@ def fit(snakemake) -> None:
         train_time = time.perf_counter() - start
     for w in caught:
         log.warning("%s: %s", w.category.__name__, w.message)
+    K_test = read_finite_kernel(paths[best], "test", best)
     start = time.perf_counter()
-    accuracy = estimator.score(tests[best], split.y_test, *test_features)
+    accuracy = estimator.score(K_test, split.y_test, *test_features)
     test_time = time.perf_counter() - start
     log.info("test accuracy %.4f, train %.3f s, test %.4f s", accuracy, train_time, test_time)
 
