@@ -22,10 +22,14 @@ include: "workflow/rules/fit.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/paper_iklr.smk"
 include: "workflow/rules/paper_ying.smk"
+include: "workflow/rules/paper_dank.smk"
+include: "workflow/rules/paper_dank_figures.smk"
 
 
 rule all:
     input:
         final_targets(),
         plan_iklr.study_targets(config),
+        plan_dank.dank_targets(config),
+        plan_dank_figures.targets(config),
     default_target: True

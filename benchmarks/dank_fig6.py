@@ -6,6 +6,7 @@ Settings of Table 2 for ijcnn1: Gaussian kernel with 1/(2σ²) = 2, C = 32; η =
 features as shipped (LIBSVM scales them to [−1, 1]).  Prints one row per v with the measured
 errors beside Theorem 7's bounds and the trivial ones, and the screening counts of condition (21)
 (the paper: 214 SVs, 1,786 non-SVs, 723 screened for v = 10).  Writes results/bench/dank_fig6.csv.
+The same experiment is the pipeline's rule ``dank_fig6`` (kreinbench.stages.dank_figures), with the figure.
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 from sklearn.datasets import load_svmlight_file
-from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 from kreinbench.atomic import atomic_path
-from kreinbench.methods.dank_theory import figure6_data
+from kreinbench.stages.dank_figures import fig6_table, figure6_experiment, subsample
 
 IJCNN1 = Path("/work/shared/datasets/ijcnn1/ijcnn1.trn.bz2")
 GAMMA, C = 2.0, 32.0  # Table 2, ijcnn1
@@ -33,15 +32,11 @@ def main() -> None:
     parser.add_argument("--max-iter", type=int, default=2000)
     args = parser.parse_args()
     X, y = load_svmlight_file(str(IJCNN1), n_features=22)
-    idx = np.random.default_rng(args.seed).choice(y.size, args.n, replace=False)
-    X, y = X[idx].toarray(), np.where(y[idx] > 0, 1.0, -1.0)
-    sq = (X * X).sum(1)
-    K = np.exp(-GAMMA * np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0.0))
+    X, y = subsample(X.toarray(), np.where(y > 0, 1.0, -1.0), args.n, args.seed)
     with threadpool_limits(limits=1):
-        eta = float(np.sum(SVC(C=C, kernel="precomputed").fit(K, y).dual_coef_ ** 2))
-        results = figure6_data(K, y, X, C=C, eta=eta, cluster_counts=(2, 5, 10), random_state=args.seed,
-                               max_iter=args.max_iter)
-    table = pd.DataFrame([r.summary() for r in results]).assign(n=args.n, eta=eta)
+        results, eta = figure6_experiment(X, y, gamma=GAMMA, C=C, clusters=(2, 5, 10), seed=args.seed,
+                                          max_iter=args.max_iter)
+    table = fig6_table(results, eta, args.n)
     target = Path("results/bench/dank_fig6.csv")
     with atomic_path(target) as tmp:
         table.to_csv(tmp, index=False)

@@ -148,7 +148,8 @@ def h_star(blobs):
     return fista_max(K, y.astype(float), C_TEST, ETA_TEST, TAU_TEST)[0]
 
 
-@pytest.mark.parametrize("solver,monotone", [("nesterov", False), ("nesterov", True), ("pg", False)])
+@pytest.mark.parametrize("solver,monotone", [("nesterov", False), ("nesterov", True), ("pg", False),
+                                             ("fista", False)])
 def test_dank_reaches_the_optimum_of_an_independent_accelerated_solver(blobs, h_star, solver, monotone):
     X, y, _, K, _ = blobs
     y_pm = y.astype(float)
@@ -160,6 +161,32 @@ def test_dank_reaches_the_optimum_of_an_independent_accelerated_solver(blobs, h_
     assert abs(y_pm @ est.alpha_) < 1e-10 and est.alpha_.min() >= 0 and est.alpha_.max() <= C_TEST
     # F is far from the SVM's 11ᵀ here: the test is about DANK, not the SVM limit
     assert est.rank_F_ > 3
+
+
+def test_backtracking_solver_is_monotone_and_needs_far_fewer_iterations(blobs, h_star):
+    """The backtracked L follows the local curvature, far below Theorem 4's worst case."""
+    X, y, _, K, _ = blobs
+    fista = DANK(C=C_TEST, eta=ETA_TEST, tau=TAU_TEST, solver="fista", tol=1e-6).fit(K, y, X)
+    paper = DANK(C=C_TEST, eta=ETA_TEST, tau=TAU_TEST, solver="nesterov", tol=1e-6, max_iter=3000).fit(K, y, X)
+    objective = np.array([r["objective"] for r in fista.history_])
+    assert np.all(np.diff(objective) >= -1e-12 * abs(h_star))
+    assert fista.converged_ and fista.n_iter_ * 5 < paper.n_iter_
+    assert abs(fista.objective_ - h_star) <= 1e-5 * abs(h_star)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_collatz_wielandt_certificate_bounds_the_second_eigenvalue(sign):
+    """λ₂(11ᵀ + Γ) ≤ the certified bound, for a nonnegative and for a sign-changing kernel."""
+    rng = np.random.default_rng(11)
+    n = 80
+    X = rng.normal(size=(n, 2))
+    K = gaussian(X, X, sigma=0.5) + (0.0 if sign > 0 else -0.4 * gaussian(X, X, sigma=0.2))
+    v = rng.uniform(-1, 1, n)
+    eta = 2.0
+    lam2 = np.linalg.eigvalsh(np.ones((n, n)) + np.outer(v, v) * K / (4 * eta))[-2]
+    F = AdaptiveMatrix(K, v, eta, tau=1.0)
+    assert F._second_eigenvalue_below(lam2 * 1.5) or F._second_eigenvalue_below(lam2 * 3)
+    assert not F._second_eigenvalue_below(lam2 * 0.999)
 
 
 def test_paper_defaults_stop_by_the_step_rule_and_log_history(blobs):

@@ -10,7 +10,7 @@ import pytest
 
 from kreinbench import plan, plan_iklr
 from kreinbench.errors import KreinbenchError
-from kreinbench.stages.paper_tables import table7_frame
+from kreinbench.stages.paper_tables import timing_frame
 
 LAM = {"lam": [0.1, 1.0]}
 
@@ -83,7 +83,7 @@ def test_table7_leaves_the_paper_columns_empty_for_a_dataset_it_lacks():
                          "train_time": [1.0, 3.0], "test_time": [0.1, 0.1]})
     paper = pd.DataFrame({"paper_dataset": ["EEG"], "paper_method": ["CCICP-SGD"], "metric": ["accuracy"],
                           "mean": [0.63], "std": [0.042]})
-    table = table7_frame(runs, paper, {"d": "d"}, {"a": "CCICP-SGD"})
+    table = timing_frame(runs, paper, {"d": "d"}, {"a": "CCICP-SGD"})
     assert table["mean"].tolist() == pytest.approx([0.6, 2.0, 0.1])
     assert table["paper_mean"].isna().all() and table["diff"].isna().all()
 

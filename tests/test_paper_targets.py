@@ -163,3 +163,4 @@ def test_paper_config_at_small_scale_plans_three_repetitions_of_every_fit(workfl
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
     assert counts["fit"] == str(fits) and counts["iklr_table3"] == counts["iklr_fig3"] == "1"
     assert counts["iklr_table7"] == counts["iklr_table6"] == counts["iklr_fig_init"] == "1"
+    assert counts["iklr_table4"] == counts["iklr_mm17_table2"] == counts["iklr_mm17_fig1"] == "1"

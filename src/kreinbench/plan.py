@@ -139,6 +139,7 @@ def check_config(config: dict) -> None:
         for dataset in spec.get("datasets", []):
             if dataset not in config["datasets"]:
                 raise KreinbenchError(f"config methods.{name}.datasets: {dataset!r} is not in datasets")
+        check_tuned_by(config, name)
         # Instantiating validates the parameter names early (a typo fails here, not in job 57).
         try:
             ESTIMATORS[spec["estimator"]](**spec.get("params", {}))
@@ -152,6 +153,30 @@ def check_config(config: dict) -> None:
         for method in conv["methods"]:
             if method not in config["methods"]:
                 raise KreinbenchError(f"config figures.convergence.methods: unknown method {method!r}")
+
+
+def check_tuned_by(config: dict, name: str) -> None:
+    """``methods.<name>.tuned_by: <other>`` takes the kernel instance and parameters the other
+    method's CV chose on the same split, so the other must exist, tune by CV itself, use the same
+    kernel and be fitted on every dataset of this one; this one has no grid of its own."""
+    spec = config["methods"][name]
+    other = spec.get("tuned_by")
+    if other is None:
+        return
+    where = f"config methods.{name}.tuned_by"
+    if other not in config["methods"]:
+        raise KreinbenchError(f"{where}: unknown method {other!r}")
+    if "tuned_by" in config["methods"][other]:
+        raise KreinbenchError(f"{where}: {other!r} is itself tuned_by another method; name the one that runs the CV")
+    if config["methods"][other]["kernel"] != spec["kernel"]:
+        raise KreinbenchError(f"{where}: {other!r} uses kernel {config['methods'][other]['kernel']!r}, "
+                              f"{name!r} uses {spec['kernel']!r}; the chosen kernel instance must be one of both")
+    if "grid" in spec:
+        raise KreinbenchError(f"config methods.{name}: a method with tuned_by takes its parameters from "
+                              f"{other!r} and has no grid")
+    missing = [d for d in method_datasets(config, name) if d not in method_datasets(config, other)]
+    if missing:
+        raise KreinbenchError(f"{where}: {other!r} is not fitted on {', '.join(missing)}")
 
 
 def split_path(dataset: str, rep: int) -> str:
@@ -181,6 +206,10 @@ def fit_inputs(config: dict, dataset: str, method: str, rep: int) -> dict[str, A
     }
     if method_spectrum_kind(config, method) is not None:
         inputs["spectra"] = [spectrum_path(dataset, rep, i) for i in instances]
+    tuned_by = method_spec(config, method).get("tuned_by")
+    if tuned_by:
+        # The other method's record names the kernel instance and parameters its CV chose.
+        inputs["tuned_by"] = fit_path(dataset, tuned_by, rep)
     return inputs
 
 
@@ -320,11 +349,13 @@ def ying_targets(config: dict) -> list[str]:
 
 
 def iklr_targets(config: dict) -> list[str]:
-    """IKLR paper targets the config asks for: Table III with a ``papers.iklr`` key, Fig. 3
-    with ``papers.iklr.fig3``."""
+    """IKLR paper targets the config asks for: Table III with a ``papers.iklr`` key (unless its
+    ``table3`` is false), Fig. 3 with ``papers.iklr.fig3``."""
     if "iklr" not in config.get("papers", {}):
         return []
-    targets = ["results/tables/iklr_table3.csv", "results/tables/iklr_table3.md"]
+    targets = []
+    if config["papers"]["iklr"].get("table3", True):
+        targets += ["results/tables/iklr_table3.csv", "results/tables/iklr_table3.md"]
     if iklr_fig3_datasets(config):
         targets += ["figures/iklr_fig3.png", "figures/iklr_fig3.pdf"]
     return targets

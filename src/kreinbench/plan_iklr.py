@@ -1,5 +1,7 @@
-"""The IKLR (TNNLS) studies on a few datasets: Table VI (initializations) with its figure
-``iklr_fig_init``, Table VII (CCICP-SGD vs CCICP-SGD-I) and Fig. 2 (the inexact parameter ε).
+"""The IKLR (TNNLS) studies on a few datasets: Table IV (CCCP-GD vs CCICP-GD vs CCICP-SGD on the
+larger sets), Table V (SPD-manifold kernels), Table VI (initializations) with its figure
+``iklr_fig_init``, Table VII (CCICP-SGD vs CCICP-SGD-I) and Fig. 2 (the inexact parameter ε); and
+the MM'17 version's Table 2 and Fig. 1 (key ``papers.iklr_mm17``), which differ from the TNNLS ones.
 
 Each study is a key of ``papers.iklr`` naming its datasets and the config methods it compares;
 those methods are ordinary config methods (usually restricted to the study's datasets by their
@@ -18,22 +20,37 @@ from kreinbench.plan import method_datasets, method_spec, paper_names
 
 # Study key of papers.iklr -> the files it adds to rule `all`.
 STUDY_TARGETS = {
+    "table4": ["results/tables/iklr_table4.csv", "results/tables/iklr_table4.md"],
+    "table5": ["results/tables/iklr_table5.csv", "results/tables/iklr_table5.md"],
     "table7": ["results/tables/iklr_table7.csv", "results/tables/iklr_table7.md"],
     "table6": ["results/tables/iklr_table6.csv", "results/tables/iklr_table6.md",
                "figures/iklr_fig_init.png", "figures/iklr_fig_init.pdf"],
     "fig2": ["results/tables/iklr_fig2.csv", "figures/iklr_fig2.png", "figures/iklr_fig2.pdf"],
 }
+# Study key of papers.iklr_mm17 (the MM'17 paper's names) -> the files it adds to rule `all`.
+MM17_TARGETS = {
+    "table2": ["results/tables/iklr_mm17_table2.csv", "results/tables/iklr_mm17_table2.md"],
+    "fig1": ["figures/iklr_mm17_fig1.png", "figures/iklr_mm17_fig1.pdf"],
+}
+MM17 = "iklr_mm17"
 # Fig. 2 varies ε of CCICP-GD alone (TNNLS §V-D); the paper's CCCP-GD is its ε = 1e-4 end.
 FIG2_SOLVER = "ccicp-gd"
+# Table V prints μ_min and μ_max of "the" Affine-Invariant kernel; ours come from the kernel that
+# the CV of the method the paper calls CCICP-GD chose (σ is a CV parameter, so each Aff-I method
+# may use another kernel; the CSV gives μ for every method that records a spectrum).
+TABLE5_SPECTRUM_METHOD = "CCICP-GD"
+# MM'17 Fig. 1's caption: CCICP (red) and CCCP (blue).
+MM17_FIG1_COLOURS = {"CCICP": "tab:red", "CCCP": "tab:blue"}
 
 
-def study(config: dict, name: str) -> dict[str, Any]:
-    """``papers.iklr.<name>`` (``datasets`` and ``methods``); empty when the config has none."""
-    return config.get("papers", {}).get("iklr", {}).get(name, {})
+def study(config: dict, name: str, paper: str = "iklr") -> dict[str, Any]:
+    """``papers.<paper>.<name>`` (``datasets`` and ``methods``); empty when the config has none."""
+    return config.get("papers", {}).get(paper, {}).get(name, {})
 
 
 def study_targets(config: dict) -> list[str]:
-    return [path for name, paths in STUDY_TARGETS.items() if study(config, name) for path in paths]
+    return ([path for name, paths in STUDY_TARGETS.items() if study(config, name) for path in paths]
+            + [path for name, paths in MM17_TARGETS.items() if study(config, name, MM17) for path in paths])
 
 
 def iklr_setting(config: dict, method: str) -> dict[str, Any]:
@@ -52,16 +69,22 @@ def table3_methods(config: dict) -> list[str]:
     return [m for m in config["methods"] if "datasets" not in config["methods"][m]]
 
 
-def study_datasets(config: dict, name: str) -> dict[str, str]:
+def study_datasets(config: dict, name: str, paper: str = "iklr") -> dict[str, str]:
     """A study's datasets, ``{ours: paper's name}`` in the study's order."""
-    names = paper_names(config, "iklr")["datasets"]
-    return {d: names[d] for d in study(config, name)["datasets"]}
+    names = paper_names(config, paper)["datasets"]
+    return {d: names[d] for d in study(config, name, paper)["datasets"]}
 
 
-def table7_methods(config: dict) -> dict[str, str]:
-    """Table VII's columns: ``{ours: paper's name}`` (``papers.iklr.methods``)."""
-    names = paper_names(config, "iklr")["methods"]
-    return {m: names[m] for m in study(config, "table7")["methods"]}
+def study_methods(config: dict, name: str, paper: str = "iklr") -> dict[str, str]:
+    """A study's methods (Table IV, V, VII, MM'17 Table 2 and Fig. 1), ``{ours: paper's name}``
+    (``papers.<paper>.methods``) in the study's order."""
+    names = paper_names(config, paper)["methods"]
+    return {m: names[m] for m in study(config, name, paper)["methods"]}
+
+
+def table5_spectrum_method(config: dict) -> str:
+    """The Table V method whose runs give the μ_min and μ_max columns (:data:`TABLE5_SPECTRUM_METHOD`)."""
+    return next(m for m, theirs in study_methods(config, "table5").items() if theirs == TABLE5_SPECTRUM_METHOD)
 
 
 def table6_methods(config: dict) -> dict[str, dict[str, str]]:
@@ -83,17 +106,27 @@ def fig2_methods(config: dict) -> dict[str, float]:
 def check_studies(config: dict) -> None:
     """Every study's datasets and methods exist, each method is fitted on each study dataset, and
     no two methods of Table VI (or Fig. 2) share a solver and α⁽⁰⁾ (an ε): one cell, one method.
-    Fig. 2's methods are CCICP-GD (:func:`fig2_methods`)."""
-    for name in STUDY_TARGETS:
-        spec = study(config, name)
+    Fig. 2's methods are CCICP-GD (:func:`fig2_methods`); Table V's μ come from its method the
+    paper calls CCICP-GD (:data:`TABLE5_SPECTRUM_METHOD`), and MM'17 Fig. 1's methods have its colours."""
+    keys = [("iklr", name) for name in STUDY_TARGETS] + [(MM17, name) for name in MM17_TARGETS]
+    for paper, name in keys:
+        spec = study(config, name, paper)
         for dataset in spec.get("datasets", []):
             if dataset not in config["datasets"]:
-                raise KreinbenchError(f"config papers.iklr.{name}.datasets: {dataset!r} is not in datasets")
+                raise KreinbenchError(f"config papers.{paper}.{name}.datasets: {dataset!r} is not in datasets")
         for method in spec.get("methods", []):
             missing = [d for d in spec["datasets"] if d not in method_datasets(config, method)]
             if missing:
-                raise KreinbenchError(f"config papers.iklr.{name}: method {method!r} is not fitted on "
+                raise KreinbenchError(f"config papers.{paper}.{name}: method {method!r} is not fitted on "
                                       f"{', '.join(missing)} (its methods.{method}.datasets)")
+    if study(config, "table5") and TABLE5_SPECTRUM_METHOD not in study_methods(config, "table5").values():
+        raise KreinbenchError(f"config papers.iklr.table5.methods: none is the paper's {TABLE5_SPECTRUM_METHOD} "
+                              f"(papers.iklr.methods), whose Affine-Invariant kernel gives Table V's μ_min and μ_max")
+    if study(config, "fig1", MM17):
+        unknown = set(study_methods(config, "fig1", MM17).values()) - set(MM17_FIG1_COLOURS)
+        if unknown:
+            raise KreinbenchError(f"config papers.{MM17}.fig1.methods: {', '.join(sorted(unknown))} not in MM'17 "
+                                  f"Fig. 1 (its methods: {', '.join(MM17_FIG1_COLOURS)}; names by papers.{MM17}.methods)")
     cells = {
         "table6": [tuple(v.values()) for v in table6_methods(config).values()] if study(config, "table6") else [],
         "fig2": list(fig2_methods(config).values()) if study(config, "fig2") else [],

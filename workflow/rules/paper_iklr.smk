@@ -2,8 +2,10 @@
 # with a TL1 kernel): `snakemake --cores all iklr_table2 --configfile workflow/configs/paper-iklr.yaml`.
 # Table III and Fig. 3 come from the tidy records of rule `table`, so any config can ask for them;
 # `all` includes them when the config has a `papers.iklr` key (and `papers.iklr.fig3`).
-# Likewise the studies on a few datasets (kreinbench.plan_iklr): Table VII with
-# `papers.iklr.table7`, Table VI and its figure iklr_fig_init with `table6`, Fig. 2 with `fig2`.
+# Likewise the studies on a few datasets (kreinbench.plan_iklr): Table IV with `papers.iklr.table4`,
+# Table V (SPD kernels, workflow/configs/paper-iklr-spd.yaml) with `table5`, Table VII with `table7`,
+# Table VI and its figure iklr_fig_init with `table6`, Fig. 2 with `fig2`; and the MM'17 paper's
+# Table 2 and Fig. 1 with `papers.iklr_mm17.table2` / `fig1`.
 import kreinbench.plan_iklr as plan_iklr
 
 plan_iklr.check_studies(config)
@@ -82,7 +84,7 @@ rule iklr_table7:
         "logs/benchmark/iklr_table7/iklr_table7.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table7"),
-        methods=lambda wildcards: plan_iklr.table7_methods(config),
+        methods=lambda wildcards: plan_iklr.study_methods(config, "table7"),
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -148,3 +150,81 @@ rule iklr_fig2:
         "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_fig2.py"
+
+
+# Table IV: CCCP-GD, CCICP-GD and CCICP-SGD on the four larger sets (accuracy, training and test time).
+rule iklr_table4:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/iklr_table4.csv",
+    output:
+        csv="results/tables/iklr_table4.csv",
+        md="results/tables/iklr_table4.md",
+    log:
+        "logs/iklr_table4/iklr_table4.log",
+    params:
+        datasets=lambda wildcards: plan_iklr.study_datasets(config, "table4"),
+        methods=lambda wildcards: plan_iklr.study_methods(config, "table4"),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/iklr_table4.py"
+
+
+# Table V: SVM and KLR on the Log-Euclidean kernel vs the indefinite methods on the Affine-Invariant one.
+rule iklr_table5:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/iklr_table5.csv",
+    output:
+        csv="results/tables/iklr_table5.csv",
+        md="results/tables/iklr_table5.md",
+    log:
+        "logs/iklr_table5/iklr_table5.log",
+    params:
+        datasets=lambda wildcards: plan_iklr.study_datasets(config, "table5"),
+        methods=lambda wildcards: plan_iklr.study_methods(config, "table5"),
+        spectrum_method=lambda wildcards: plan_iklr.table5_spectrum_method(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/iklr_table5.py"
+
+
+# MM'17 Table 2: Table III's builder on MM'17's datasets, methods (its CCICP) and values.
+rule iklr_mm17_table2:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/iklr_mm17_table2.csv",
+    output:
+        csv="results/tables/iklr_mm17_table2.csv",
+        md="results/tables/iklr_mm17_table2.md",
+    log:
+        "logs/iklr_mm17_table2/iklr_mm17_table2.log",
+    params:
+        names=lambda wildcards: plan.paper_names(config, plan_iklr.MM17),
+        datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "table2", plan_iklr.MM17)),
+        methods=lambda wildcards: list(plan_iklr.study_methods(config, "table2", plan_iklr.MM17)),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/iklr_mm17_table2.py"
+
+
+# MM'17 Fig. 1: Fig. 3's builder with MM'17's CCICP (red) and CCCP (blue).
+rule iklr_mm17_fig1:
+    input:
+        history="results/records/history.csv",
+        runs="results/records/runs.csv",
+    output:
+        png="figures/iklr_mm17_fig1.png",
+        pdf="figures/iklr_mm17_fig1.pdf",
+    log:
+        "logs/iklr_mm17_fig1/iklr_mm17_fig1.log",
+    params:
+        datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "fig1", plan_iklr.MM17)),
+        methods=lambda wildcards: plan_iklr.study_methods(config, "fig1", plan_iklr.MM17),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/iklr_mm17_fig1.py"

@@ -36,9 +36,17 @@ def clowns(n_samples: int = 400, sigma: float = 1.0, seed: int = 0) -> np.ndarra
 
 
 def step_value(x: np.ndarray, s: float = 3.0, w: float = 2.0, a: float = 0.05) -> np.ndarray:
-    """DANK §6.3.1: g(s, w, a, x) = s (tanh(a x/w - a⌊x/w⌋ - a/2) / (2 tanh(a/2)) + 1/2 + ⌊x/w⌋)."""
+    """DANK §6.3.1's step function of height s, period w and smoothness a:
+    g = s (tanh((x/w - ⌊x/w⌋ - 1/2)/a) / (2 tanh(1/(2a))) + 1/2 + ⌊x/w⌋).
+
+    The paper prints a as a factor, tanh(a x/w - a⌊x/w⌋ - a/2) / (2 tanh(a/2)); with its a = 0.05
+    the tanh stays in its linear range and g is the straight line s x/w, no step at all (its
+    Fig. 9(a) shows steps). With a as the width of each transition, as here, small a gives sharp
+    steps of height s at x = w(k + 1/2) and a → ∞ the same straight line; both readings agree at
+    x = w k and x = w(k + 1/2).
+    """
     k = np.floor(x / w)
-    return s * (np.tanh(a * x / w - a * k - a / 2) / (2 * np.tanh(a / 2)) + 0.5 + k)
+    return s * (np.tanh((x / w - k - 0.5) / a) / (2 * np.tanh(0.5 / a)) + 0.5 + k)
 
 
 def step_function(n_samples: int = 400, seed: int = 0, s: float = 3.0, w: float = 2.0, a: float = 0.05,

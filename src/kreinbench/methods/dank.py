@@ -36,14 +36,29 @@ from kreinbench.methods.dank_problem import PROJECTIONS, SOLVERS, solve_dank
 from kreinbench.methods.neighbours import EXTENSIONS, extension_indices
 
 ETA_RULES = {"svm", "0.1C2"}
+# "<k>C2" is η = k·C² for any k > 0: §6.2.5 (Fig. 8(b)) sweeps k = 0.001 … 100 and suggests 0.1.
+C2_SUFFIX = "C2"
+
+
+def c2_factor(eta: str) -> float | None:
+    """k of an η rule "<k>C2" (η = k·C²), or None when ``eta`` is not of that form."""
+    if not eta.endswith(C2_SUFFIX):
+        return None
+    try:
+        k = float(eta.removesuffix(C2_SUFFIX))
+    except ValueError:
+        return None
+    return k if k > 0.0 and np.isfinite(k) else None
 
 
 def resolve_eta(eta, C: float, K: np.ndarray, y: np.ndarray) -> float:
-    """η as a number: given, 0.1C² (§6.2.5), or ‖α_SVM‖²₂ of an SVM fitted on K first (§6.1.1)."""
+    """η as a number: given, k·C² ("<k>C2", e.g. "0.1C2" of §6.2.5), or ‖α_SVM‖²₂ of an SVM fitted
+    on K first (§6.1.1)."""
     if isinstance(eta, str):
+        k = c2_factor(eta)
+        if k is not None:
+            return k * C**2
         check_choice("eta", eta, ETA_RULES)
-        if eta == "0.1C2":
-            return 0.1 * C**2
         svm = SVC(C=C, kernel="precomputed").fit(K, y)
         value = float(np.sum(svm.dual_coef_**2))
         if value <= 0.0:
@@ -76,18 +91,20 @@ class DANK(KernelClassifierMixin):
     ----------
     C : float, default=1.0
         Box bound of the dual variables.
-    eta : float or {"svm", "0.1C2"}, default="svm"
+    eta : float or {"svm", "<k>C2"}, default="svm"
         η of η‖F − 11ᵀ‖²_F: a number, ‖α_SVM‖²₂ of ``SVC(C, kernel="precomputed")`` fitted on K
-        first (§6.1.1; also for the partitioned version, on the whole K), or 0.1C² (§6.2.5).
+        first (§6.1.1; also for the partitioned version, on the whole K), or k·C² (§6.2.5: "0.1C2").
     tau : float, default=0.01
         Weight τ of the nuclear norm τη‖F‖_* (exact version; the partitioned one has none).
     n_clusters : int or None, default=None
         None: the exact problem (5).  v: the k-means-partitioned problem (18) of §4 (no bias, no
         nuclear norm; one subproblem per cluster, test points predicted by their nearest centre's
         cluster model).
-    solver : {"nesterov", "pg"}, default="nesterov"
-        Nesterov's smooth method (Algorithm 1, L = n + 3nC²‖K‖²_F/(4η)) or the standard projected
-        gradient (eq. (16), L = n − τ/2 + nC²λ_max(K)/(4η)).
+    solver : {"nesterov", "pg", "fista"}, default="nesterov"
+        Nesterov's smooth method (Algorithm 1, L = n + 3nC²‖K‖²_F/(4η)), the standard projected
+        gradient (eq. (16), L = n − τ/2 + nC²λ_max(K)/(4η)), or, not in the paper, accelerated
+        projected gradient with a backtracked L capped by Algorithm 1's
+        (:func:`~kreinbench.methods.dank_solver.backtracking_ascent`).
     monotone : bool, default=False
         Nesterov only: the monotone variant (θ⁽ᵗ⁾ = argmax h over {θ⁽ᵗ⁻¹⁾, θ̃⁽ᵗ⁾, α⁽ᵗ⁾}).
     projection : {"exact", "alternating"}, default="exact"

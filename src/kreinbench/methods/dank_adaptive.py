@@ -17,11 +17,15 @@ kept.  Cheaper routes give the same F to round-off:
 * τ = 0 and K PSD (the partitioned subproblems (18), problem (17)): Γ ⪰ 0, so M ⪰ 0 and
   J_0(M) = M.  F = 11ᵀ + Γ needs no eigendecomposition, and
   (F ⊙ K)v = Kv + v ⊙ (K∘K)(v∘v)/(4η), ‖F − 11ᵀ‖²_F = (v∘v)ᵀ(K∘K)(v∘v)/(16η²): two matvecs.
-* Rank one: when λ₂(M) ≤ τ/2, F = (λ₁ − τ/2)uuᵀ.  The top eigenpair of M ≈ ccᵀ is found by
-  power iteration from c (it converges by the factor λ₂/λ₁ ≈ ‖Γ‖/n per step: two or three
-  matvecs), and λ₂ ≤ τ/2 is certified by λ₂² ≤ ‖M‖²_F − λ₁² (one more pass), or for PSD K by
-  Weyl's λ₂(M) ≤ λ₁(Γ_SS) ≤ tr Γ_SS.  In DANK's regime (η = ‖α_SVM‖², Γ small) F stays rank one
-  for most evaluations of a fit.
+* Rank one: when λ₂(M) ≤ τ/2, F = (λ₁ − τ/2)uuᵀ.  M = ccᵀ + Γ̃ is a rank-one PSD update of
+  Γ̃ = blockdiag(Γ_SS, 0), so by Weyl λ₂(M) ≤ λ₁(Γ̃) ≤ ρ(Γ_SS) ≤ ρ(|Γ_SS|) (Wielandt), and for
+  the nonnegative matrix |Γ_SS| = |D| |K_SS| |D|/(4η) every x > 0 gives the Collatz–Wielandt
+  bound ρ ≤ maxᵢ (|Γ_SS|x)ᵢ/xᵢ, which power steps on |Γ_SS| tighten towards ρ (for K ≥ 0, e.g.
+  Gaussian, |Γ_SS| = Y Γ_SS Y has Γ_SS's spectrum: the bound converges to λ₁(Γ_SS) itself).
+  x = 1 is the row-sum bound; one or two steps typically certify λ₂ ≤ τ/2.  For PSD K the
+  trace tr Γ_SS ≥ λ₁(Γ_SS) is tried first, in O(s).  The top eigenpair of M ≈ ccᵀ is then found
+  by power iteration from c (it converges by the factor λ₂/λ₁ ≈ ‖Γ‖/n per step: two or three
+  matvecs).  In DANK's regime (η = ‖α_SVM‖², Γ small) F stays rank one for most evaluations.
 * Low rank: otherwise Lanczos (ARPACK, matvecs with M only) for the k largest eigenpairs, k
   doubling until the k-th falls below τ/2; the dense eigh is left for large ranks and small M.
 """
@@ -42,6 +46,9 @@ POWER_MIN_SIZE = 64
 LANCZOS_MAX_SHARE = 8
 # Power-iteration steps before giving up on the rank-one route (each gains ≥ log10(2n/τ) digits).
 POWER_MAX_STEPS = 50
+# Collatz–Wielandt steps before the rank-one certificate gives up (the bound converges like the
+# power method on |Γ_SS|; beyond a few steps Lanczos decides faster).
+COLLATZ_MAX_STEPS = 6
 # A kernel counts as PSD when K + δI, δ = PSD_JITTER·max K_ii, has a Cholesky factor: it then has
 # λ_min(K) ≥ −δ, and treating it as PSD changes F by at most δ·max v²/(4η) in spectral norm
 # (the negative eigenvalues of M that J_0 would clip) -- round-off level for a PSD kernel whose
@@ -62,15 +69,18 @@ def kernel_is_psd(K: np.ndarray) -> bool:
 def adaptive_matrices(K: np.ndarray, eta: float, tau: float):
     """v ↦ F(v) for one solve: the PSD test of K (and K ∘ K for τ = 0) done once, not per evaluation."""
     psd = kernel_is_psd(K)
-    # τ = 0 and PSD: the route without eigendecomposition; τ > 0: the rank-one certificate
-    K_sq = K * K if tau > 0.0 or psd else None
+    # τ = 0 and PSD: the route without eigendecomposition
+    K_sq = K * K if tau == 0.0 and psd else None
+    # |K| of the Collatz–Wielandt certificate; a nonnegative kernel (Gaussian, TL1) is its own
+    K_abs = None if tau == 0.0 else (K if np.min(K) >= 0.0 else np.abs(K))
     previous = {}
 
     def adaptive_matrix(v: np.ndarray) -> AdaptiveMatrix:
         support = np.flatnonzero(v)
         # the previous top eigenvector starts the power iteration when the support is unchanged
         same = "support" in previous and np.array_equal(previous["support"], support)
-        F = AdaptiveMatrix(K, v, eta, tau, psd=psd, K_sq=K_sq, start=previous["u"] if same else None)
+        F = AdaptiveMatrix(K, v, eta, tau, psd=psd, K_sq=K_sq, K_abs=K_abs,
+                           start=previous["u"] if same else None)
         factors = getattr(F, "_factors", None)
         if factors is not None and factors[0].shape[1] == 1:
             previous.update(support=support, u=factors[0][:, 0])
@@ -90,8 +100,10 @@ class AdaptiveMatrix:
         The caller certifies that K is PSD (:func:`kernel_is_psd`, once per solve), which enables
         the eigendecomposition-free route for τ = 0 and the trace bound of the rank-one route.
     K_sq : ndarray of shape (n, n), optional
-        K ∘ K, precomputed once per solve for the τ = 0 route (computed here if not given) and
-        the rank-one certificate.
+        K ∘ K, precomputed once per solve for the τ = 0 route (computed here if not given).
+    K_abs : ndarray of shape (n, n), optional
+        |K| for the rank-one certificate, once per solve (K itself when K ≥ 0); default: |K_SS|
+        computed here.
     start : ndarray, optional
         Start of the power iteration (the previous evaluation's top eigenvector, same support);
         default c/‖c‖.
@@ -108,7 +120,7 @@ class AdaptiveMatrix:
     """
 
     def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float, *, psd: bool = False, K_sq=None,
-                 start=None):
+                 K_abs=None, start=None):
         n = K.shape[0]
         self.n, self.eta, self.tau = n, eta, tau
         self._K, self._v = K, v
@@ -133,7 +145,7 @@ class AdaptiveMatrix:
         self._K_rest_S = K[np.ix_(self.rest, self.support)] if self.n_rest else None
         self._factors = None  # (Z, μ): F = Q Z diag(μ) Zᵀ Qᵀ on the rank-one and Lanczos routes
         self._K_v_Z = None  # K_SS (v_S ∘ Z_S), shared by the rank-one route and hadamard_times_v
-        self._K_sq = K_sq
+        self._K_abs = K_abs
         if size >= POWER_MIN_SIZE and tau > 0.0:
             self._factors = self._rank_one(psd, start) or self._lanczos()
         if self._factors is None:
@@ -159,15 +171,10 @@ class AdaptiveMatrix:
         eps = np.finfo(float).eps
         half_tau = 0.5 * self.tau
         s = self.support.size
-        vs, w2 = self.v_support, self.v_support**2
-        # PSD K: λ₂(M) ≤ λ₁(Γ_SS) ≤ tr Γ_SS, known in O(s) before any matvec
-        certified = psd and float(w2 @ np.diag(self._K_SS)) / (4.0 * self.eta) <= half_tau
-        if not certified:
-            # any K: λ₂(M)² ≤ Σ_{k≥2} λ_k(M)² = ‖M‖²_F − λ₁², with
-            # ‖M‖²_F = ‖c‖⁴ + 2·1ᵀΓ_SS1 + ‖Γ_SS‖²_F = n² + vᵀKv/(2η) + (v∘v)ᵀ(K∘K)(v∘v)/(16η²)
-            K_sq = self._K_sq if s == self.n and self._K_sq is not None else self._K_SS * self._K_SS
-            frob_sq = self.n**2 + float(vs @ (self._K_SS @ vs)) / (2.0 * self.eta) \
-                + float(w2 @ (K_sq @ w2)) / (16.0 * self.eta**2)
+        vs = self.v_support
+        certified = psd and float(vs**2 @ np.diag(self._K_SS)) / (4.0 * self.eta) <= half_tau
+        if not (certified or self._second_eigenvalue_below(half_tau)):
+            return None
         u = self._c / np.linalg.norm(self._c) if start is None or start.size != self._c.size else start
         for _ in range(POWER_MAX_STEPS):
             Kvu = self._K_SS @ (vs * u[:s])
@@ -180,15 +187,32 @@ class AdaptiveMatrix:
             u = w / np.linalg.norm(w)
         else:
             return None
-        # both terms are ~n², so their difference carries an error of a few ulps of n²
-        if not (certified or frob_sq - rho * rho + 16 * eps * self.n**2 <= half_tau**2):
-            return None
         mu = np.array([rho - half_tau])
         kept = mu > 0.0  # τ/2 ≥ λ₁ would threshold F to 0
         self.eigenvalues = mu[kept]
         # K_SS(v ∘ u_S), the product (F ⊙ K)v needs, is the last matvec of the iteration
         self._K_v_Z = Kvu[:, None][:, kept]
         return u[:, None][:, kept], mu[kept]
+
+    def _second_eigenvalue_below(self, bound: float) -> bool:
+        """λ₂(M) ≤ ``bound`` certified by Collatz–Wielandt bounds on ρ(|Γ_SS|) (module docstring)."""
+        w = np.abs(self.v_support)
+        if self._K_abs is None:
+            K_abs = np.abs(self._K_SS)
+        elif self._K_abs is self._K:
+            K_abs = self._K_SS  # K ≥ 0: no second copy
+        else:
+            K_abs = self._K_abs if self.support.size == self.n else self._K_abs[np.ix_(self.support, self.support)]
+        x = np.ones(w.size)
+        for _ in range(COLLATZ_MAX_STEPS):
+            Ax = w * (K_abs @ (w * x)) / (4.0 * self.eta)
+            # rounding of the products: a relative slack of a few ulps per entry
+            if np.max(Ax / x) * (1.0 + 8 * w.size * np.finfo(float).eps) <= bound:
+                return True
+            if not np.all(Ax > 0.0):  # a zero row: |Γ_SS| is reducible, x must stay positive
+                return False
+            x = Ax / np.max(Ax)
+        return False
 
     def _lanczos(self):
         """(Z, μ) of the eigenvalues of M above τ/2 by Lanczos (ARPACK), or None (then eigh).

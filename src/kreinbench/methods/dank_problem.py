@@ -18,13 +18,14 @@ from kreinbench.methods.dank_adaptive import AdaptiveMatrix, adaptive_matrices
 from kreinbench.methods.dank_solver import (
     AscentResult,
     Evaluation,
+    backtracking_ascent,
     kkt_intercept,
     make_projection,
     nesterov_ascent,
     projected_gradient_ascent,
 )
 
-SOLVERS = {"nesterov", "pg"}
+SOLVERS = {"nesterov", "pg", "fista"}
 PROJECTIONS = {"exact", "alternating"}
 
 
@@ -79,6 +80,10 @@ def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection
         L = nesterov_lipschitz(K, C, eta)
         res = nesterov_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,
                               monotone=monotone, name=name)
+    elif solver == "fista":
+        L = nesterov_lipschitz(K, C, eta)  # the cap of the backtracked L
+        res = backtracking_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,
+                                  name=name)
     else:
         L = pg_lipschitz(K, C, eta, tau)
         res = projected_gradient_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,

@@ -7,6 +7,7 @@ import json
 import logging
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import block_rows
 from kreinbench.methods import ESTIMATORS
 from kreinbench.plan import spectrum_kind
-from kreinbench.selection import cross_validate
+from kreinbench.selection import SelectionResult, cross_validate
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,17 @@ def read_finite_kernel(path: str, part: str, instance: str) -> np.ndarray:
     return K
 
 
+def tuned_selection(record_path: str, dataset: str, rep: int, seed: int) -> SelectionResult:
+    """The kernel instance and parameters another method's CV chose on the same split (config key
+    ``tuned_by``; e.g. DANK with SVM-CV's σ and C when its own grid search is too expensive)."""
+    record = json.loads(Path(record_path).read_text())
+    if record["dataset"] != dataset or record["rep"] != rep or record["split_seed"] != seed:
+        raise KreinbenchError(f"fit record {record_path!r} is of {record['dataset']!r} rep {record['rep']} "
+                              f"(split seed {record['split_seed']}), not of {dataset!r} rep {rep} (seed {seed})")
+    # No CV of its own: no CV accuracy (recorded as null).
+    return SelectionResult(best_instance=record["kernel_instance"], best_params=record["params"], best_score=None)
+
+
 def fit(snakemake) -> None:
     dataset, method, rep = snakemake.wildcards.dataset, snakemake.wildcards.method, int(snakemake.wildcards.rep)
     spec = snakemake.params.method
@@ -59,20 +71,33 @@ def fit(snakemake) -> None:
     seed = int(split.attrs["seed"])
     fixed = seeded(estimator_cls, fixed, seed)
 
-    # The train kernels of every instance for CV; the test kernel of the chosen one only, read after
-    # the final fit, so that no test kernel is held while the fits allocate (peak memory).
+    tuned = tuned_selection(snakemake.input.tuned_by, dataset, rep, seed) if spec.get("tuned_by") else None
+    # The train kernels of every instance for CV (only the chosen one when another method's CV chose
+    # it); the test kernel of the chosen one only, read after the final fit, so that no test kernel
+    # is held while the fits allocate (peak memory).
     paths = {path.rsplit("/", 1)[1].removesuffix(".h5"): path for path in snakemake.input.kernels}
+    if tuned is not None:
+        paths = {tuned.best_instance: paths[tuned.best_instance]}
     kernels = {instance: read_finite_kernel(path, "train", instance) for instance, path in paths.items()}
 
     def make(params):
         return estimator_cls(**fixed, **params)
 
     start = time.perf_counter()
-    selection = cross_validate(make, kernels, split.y_train, spec.get("grid", {}),
-                               n_folds=snakemake.params.cv_folds, seed=seed, X=split.X_train)
+    if tuned is not None:
+        selection = tuned
+        log.info("%s on %s rep %d: %s's CV chose %s %s", method, dataset, rep, spec["tuned_by"],
+                 selection.best_instance, selection.best_params)
+    elif len(kernels) == 1 and not spec.get("grid"):
+        # One candidate (fixed parameters, e.g. DANK Table 2's C and σ): nothing to choose, so no
+        # CV fits; no CV accuracy (recorded as null).
+        selection = SelectionResult(best_instance=next(iter(kernels)), best_params={}, best_score=None)
+    else:
+        selection = cross_validate(make, kernels, split.y_train, spec.get("grid", {}),
+                                   n_folds=snakemake.params.cv_folds, seed=seed, X=split.X_train)
+        log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f)", method, dataset, rep,
+                 selection.best_instance, selection.best_params, selection.best_score)
     cv_time = time.perf_counter() - start
-    log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f) in %.1f s", method, dataset, rep,
-             selection.best_instance, selection.best_params, selection.best_score, cv_time)
 
     best = selection.best_instance
     fit_kwargs = {}
@@ -82,7 +107,11 @@ def fit(snakemake) -> None:
         fit_kwargs["spectrum"] = cache.read_spectrum_object(spectra[best], {"instance": best}, kind)
 
     spectrum_summary = fit_kwargs["spectrum"].summary() if "spectrum" in fit_kwargs else {}
-    estimator = make(selection.best_params)
+    try:
+        estimator = make(selection.best_params)
+    except TypeError as exc:
+        raise KreinbenchError(f"method {method!r}: parameters {selection.best_params} (from "
+                              f"{spec.get('tuned_by') or 'its grid'}) do not fit {spec['estimator']}: {exc}") from exc
     features = (split.X_train,) if estimator_cls.needs_features else ()
     test_features = (split.X_test,) if estimator_cls.needs_features else ()
     with warnings.catch_warnings(record=True) as caught:
@@ -96,7 +125,10 @@ def fit(snakemake) -> None:
     start = time.perf_counter()
     accuracy = estimator.score(K_test, split.y_test, *test_features)
     test_time = time.perf_counter() - start
-    log.info("test accuracy %.4f, train %.3f s, test %.4f s", accuracy, train_time, test_time)
+    # The fitted model on its own training points (DANK Table 1 prints it beside the test accuracy).
+    train_accuracy = estimator.score(kernels[best], split.y_train, *features)
+    log.info("test accuracy %.4f (training %.4f), train %.3f s, test %.4f s", accuracy, train_accuracy,
+             train_time, test_time)
 
     record = {
         "dataset": dataset,
@@ -111,6 +143,8 @@ def fit(snakemake) -> None:
         "n_train": int(split.y_train.size),
         "n_test": int(split.y_test.size),
         "accuracy": accuracy,
+        "train_accuracy": train_accuracy,
+        "tuned_by": spec.get("tuned_by"),
         "train_time": train_time,
         "test_time": test_time,
         "cv_time": cv_time,

@@ -1,8 +1,9 @@
-"""Stages `iklr_fig3`, `iklr_fig_init` and `iklr_fig2`: IKLR (TNNLS) figures regenerated from the tidy
-records of rule `table`.
+"""Stages `iklr_fig3`, `iklr_fig_init`, `iklr_fig2` and `iklr_mm17_fig1`: IKLR (TNNLS, MM'17) figures
+regenerated from the tidy records of rule `table`.
 
 Fig. 3 plots the objective against the outer iteration for CCCP-GD (red), CCICP-GD (blue) and
-CCICP-SGD (green), one panel per dataset. Each of our runs fits its own CV-chosen λ, so the
+CCICP-SGD (green), one panel per dataset; MM'17's Fig. 1 is the same plot of its CCICP (red) and
+CCCP (blue) on monks1. Each of our runs fits its own CV-chosen λ, so the
 curves of one panel need not share an objective; the note under each panel gives every run's λ.
 """
 
@@ -14,6 +15,7 @@ import string
 import pandas as pd
 
 from kreinbench.atomic import atomic_path
+from kreinbench.plan_iklr import MM17_FIG1_COLOURS
 from kreinbench.stages.paper_tables import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 # kreinbench.stages.report selects the Agg backend before pyplot is imported.
 from kreinbench.stages.report import save_figure
@@ -36,9 +38,14 @@ def _method_note(paper_name: str, runs: pd.DataFrame) -> str:
     return note + (f" (diverged: rep {', '.join(map(str, diverged))})" if diverged else "")
 
 
-def fig3_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: list[str], methods: dict[str, str]):
+FIG3_TITLE = "IKLR (TNNLS) Fig. 3, regenerated: convergence of CCCP-GD, CCICP-GD, CCICP-SGD"
+
+
+def fig3_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: list[str], methods: dict[str, str],
+                colours: dict[str, str] = PAPER_COLOURS, title: str = FIG3_TITLE):
     """One panel per dataset: objective vs outer iteration of each run of ``methods``
-    (``{ours: paper's name}``), coloured as in the paper, one line style per repetition.
+    (``{ours: paper's name}``), coloured as in the paper (``colours``: paper's name -> colour), one
+    line style per repetition; ``title`` names the paper's figure.
 
     A diverged run (IKLR stopped on a runaway ‖α‖: on an indefinite kernel the objective is
     unbounded below) can fall by orders of magnitude; the y range is then that of the other
@@ -55,7 +62,7 @@ def fig3_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: list[str], 
                                & (history["rep"] == run.rep)]
                 reps.setdefault(run.rep, REP_STYLES[i % len(REP_STYLES)])
                 ax.plot(hist["iteration"], hist["objective"], reps[run.rep], marker="o", ms=3,
-                        color=PAPER_COLOURS[paper_name])
+                        color=colours[paper_name])
                 if not run.diverged:
                     kept.append(hist["objective"])
             notes.append(_method_note(paper_name, runs_of))
@@ -69,10 +76,10 @@ def fig3_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: list[str], 
         ax.set_title(f"({letter}) {dataset}")
         ax.grid(alpha=0.3)
         # The paper's legend (one colour per method), then the line style of each repetition.
-        handles = [Line2D([], [], color=PAPER_COLOURS[name], marker="o", ms=3, label=name) for name in methods.values()]
+        handles = [Line2D([], [], color=colours[name], marker="o", ms=3, label=name) for name in methods.values()]
         handles += [Line2D([], [], color="grey", linestyle=style, label=f"rep {rep}") for rep, style in reps.items()]
         ax.legend(handles=handles, fontsize=8)
-    fig.suptitle("IKLR (TNNLS) Fig. 3, regenerated: convergence of CCCP-GD, CCICP-GD, CCICP-SGD\n"
+    fig.suptitle(f"{title}\n"
                  "f = mean logistic loss + (λ/2) αᵀKα on the training half; λ chosen by CV per run",
                  fontsize=10)
     return fig
@@ -82,6 +89,15 @@ def iklr_fig3(snakemake) -> None:
     history = pd.read_csv(snakemake.input.history)
     runs = pd.read_csv(snakemake.input.runs)
     fig = fig3_figure(history, runs, list(snakemake.params.datasets), dict(snakemake.params.methods))
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+def iklr_mm17_fig1(snakemake) -> None:
+    history = pd.read_csv(snakemake.input.history)
+    runs = pd.read_csv(snakemake.input.runs)
+    fig = fig3_figure(history, runs, list(snakemake.params.datasets), dict(snakemake.params.methods),
+                      colours=MM17_FIG1_COLOURS,
+                      title="IKLR (MM'17) Fig. 1, regenerated: convergence of CCICP (MM'17 Algorithm 1) and CCCP")
     save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 
 

@@ -14,8 +14,8 @@ import pandas as pd  # noqa: E402
 from kreinbench.atomic import atomic_path  # noqa: E402
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "kernel", "kernel_instance",
-               "n_train", "n_test", "accuracy", "cv_accuracy", "train_time", "test_time", "cv_time",
-               "n_iter", "stationarity", "diverged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "params"]
+               "n_train", "n_test", "accuracy", "train_accuracy", "cv_accuracy", "train_time", "test_time", "cv_time",
+               "n_iter", "stationarity", "diverged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "rank_F", "params"]
 
 
 def load_records(paths) -> list[dict]:

@@ -1,0 +1,80 @@
+"""The DANK (JMLR) targets that do not go through rule ``fit``: Figures 1, 2, 4, 6, 9 and Table 4.
+
+Each is a key of ``papers.dank_figures`` holding its own settings (dataset, σ, C, iterations, …);
+``papers.dank_figures.scales.<scale>.<figure>`` overrides some of them at ``--config scale=<scale>``
+(e.g. fewer iterations for CI). ``fig1`` also adds Fig. 2, which plots the F* of the same fits.
+Kept apart from :mod:`kreinbench.plan` so the core planning stays small.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kreinbench.data.registry import load_registry
+from kreinbench.errors import KreinbenchError
+from kreinbench.plan import FULL_SCALE, canonical, dataset_config_entry
+
+# Figure key of papers.dank_figures -> the files it adds to rule `all`.
+TARGETS = {
+    "fig1": ["figures/dank_fig1.png", "figures/dank_fig1.pdf", "figures/dank_fig2.png", "figures/dank_fig2.pdf"],
+    "fig4": ["figures/dank_fig4.png", "figures/dank_fig4.pdf"],
+    "fig6": ["results/tables/dank_fig6.csv", "figures/dank_fig6.png", "figures/dank_fig6.pdf"],
+    "fig9": ["results/tables/dank_fig9.csv", "figures/dank_fig9.png", "figures/dank_fig9.pdf"],
+    "table4": ["results/tables/dank_table4.csv", "results/tables/dank_table4.md"],
+}
+# The task each figure's datasets must have (the estimators behind it are classifiers or regressors).
+TASKS = {"fig1": "binary", "fig4": "binary", "fig6": "binary", "fig9": "regression", "table4": "regression"}
+# Fig. 9's panels are the paper's two test functions (kreinbench.data.synthetic), not a choice.
+FIG9_DATASETS = ["step-1d", "cherkassky-2d"]
+
+
+def block(config: dict) -> dict[str, Any]:
+    return config.get("papers", {}).get("dank_figures", {})
+
+
+def settings(config: dict, figure: str) -> dict[str, Any]:
+    """``papers.dank_figures.<figure>`` with the overrides of the run's scale; {} when absent."""
+    spec = block(config).get(figure)
+    if spec is None:
+        return {}
+    scale = config.get("scale", FULL_SCALE)
+    return {**spec, **block(config).get("scales", {}).get(scale, {}).get(figure, {})}
+
+
+def targets(config: dict) -> list[str]:
+    return [path for figure, paths in TARGETS.items() if figure in block(config) for path in paths]
+
+
+def datasets(config: dict, figure: str) -> list[str]:
+    spec = settings(config, figure)
+    if figure == "fig9":
+        return FIG9_DATASETS if spec else []
+    return list(spec.get("datasets", [spec["dataset"]] if "dataset" in spec else []))
+
+
+def manifest(dataset: str) -> str:
+    return f"data/raw/{dataset}/manifest.json"
+
+
+def entry(config: dict, dataset: str) -> dict[str, Any]:
+    """A dataset's registry entry as a job param (parsed by the stage from the fetched raw files)."""
+    return canonical(dataset_config_entry(config, dataset))
+
+
+def table4_records(config: dict) -> list[str]:
+    """One record per Table 4 dataset × repetition (rule ``dank_svr_rep``)."""
+    spec = settings(config, "table4")
+    return [f"results/dank_figures/table4/{d}/rep{r}.json" for d in spec["datasets"]
+            for r in range(1, spec["repetitions"] + 1)]
+
+
+def check(config: dict) -> None:
+    """Every figure's datasets are registry datasets of the task its estimators need."""
+    registry = load_registry(config.get("custom_datasets"))
+    for figure in TARGETS:
+        for name in datasets(config, figure):
+            if name not in registry:
+                raise KreinbenchError(f"config papers.dank_figures.{figure}: unknown dataset {name!r}")
+            if registry[name].task != TASKS[figure]:
+                raise KreinbenchError(f"config papers.dank_figures.{figure}: {name!r} is a {registry[name].task} "
+                                      f"dataset, {figure} needs a {TASKS[figure]} one")

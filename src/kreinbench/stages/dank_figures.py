@@ -1,0 +1,443 @@
+"""Stages of the DANK (JMLR) analysis figures that need no ``fit`` records: Figures 1, 2, 4, 6, 9.
+
+- ``dank_clowns`` fits SVM and DANK on the *clowns* set for σ = 1 and the CV-chosen σ and keeps
+  their decision values on a grid and DANK's F*; ``dank_fig1`` draws the boundaries (Fig. 1),
+  ``dank_fig2`` the matrices F* with their range and rank (Fig. 2).
+- ``dank_fig4``: Nesterov's method vs projected gradient on *heart* (§6.2.1).
+- ``dank_fig6``: Theorems 7 and 8 on a random ijcnn1 subsample for v = 2, 5, 10 (§6.2.3).
+- ``dank_fig9``: SVR-CV vs DANK-SVR on the 1-D step function and the 2-D test function (§6.3.1).
+
+The kernel is the paper's Gaussian exp(−‖x − x'‖²/(2σ²)) throughout; η = ‖α‖² of the SVM (SVR)
+on the same kernel (§6.1.1), τ from the settings (the paper's 0.01).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
+from sklearn.svm import SVC, SVR
+
+from kreinbench.atomic import atomic_path
+from kreinbench.data.fetch import read_manifest
+from kreinbench.data.parse import ParsedData, parse_dataset
+from kreinbench.data.registry import spec_from_entry
+from kreinbench.data.split import minmax_fit, read_split
+from kreinbench.data.synthetic import cherkassky_value, step_value
+from kreinbench.errors import KreinbenchError
+from kreinbench.kernels import rbf
+from kreinbench.methods.dank import DANK
+from kreinbench.methods.dank_convergence import figure4_data
+from kreinbench.methods.dank_svr import DANKSVR, relative_mse
+from kreinbench.methods.dank_theory import PartitionBounds, figure6_data
+# kreinbench.stages.report selects the Agg backend before pyplot is imported.
+from kreinbench.stages.report import save_figure
+import matplotlib.pyplot as plt  # noqa: E402, I001
+from matplotlib.lines import Line2D  # noqa: E402
+
+log = logging.getLogger(__name__)
+
+# The paper's line styles: SVM / SVR-CV / projected gradient blue dashed, DANK / Nesterov red solid.
+BASELINE_STYLE = {"color": "tab:blue", "linestyle": "--"}
+DANK_STYLE = {"color": "tab:red", "linestyle": "-"}
+
+
+def gaussian(X, Y=None, *, sigma: float) -> np.ndarray:
+    """The paper's Gaussian kernel exp(−‖x − x'‖²/(2σ²))."""
+    return rbf(X, Y, sigma=sigma, convention="dank")
+
+
+def load_raw(manifest_path: str, dataset: str, entry: dict) -> ParsedData:
+    """Parse the raw files that rule ``fetch`` wrote for ``dataset`` (no split, no scaling)."""
+    spec = spec_from_entry(dataset, entry)
+    files = [f["file"] for f in read_manifest(manifest_path)["files"]]
+    return parse_dataset(spec, manifest_path.rsplit("/", 1)[0], files)
+
+
+def minmax_all(X: np.ndarray) -> np.ndarray:
+    """Features scaled to [0, 1] over all rows (the figures fit every point; there is no test part)."""
+    lo, span = minmax_fit(X)
+    return (X - lo) / span
+
+
+def grid_search(X, y, *, sigma_grid, C_grid, folds: int, seed: int, regression: bool, epsilon: float = 0.1):
+    """(σ, C) of the SVM (SVR with ``regression``) with the best ``folds``-fold CV score on the grid."""
+    sigma_grid = [float(s) for s in sigma_grid]
+    gammas = [1.0 / (2.0 * s**2) for s in sigma_grid]
+    if regression:
+        model, cv, scoring = SVR(kernel="rbf", epsilon=epsilon), KFold(folds, shuffle=True, random_state=seed), \
+            "neg_mean_squared_error"
+    else:
+        model, cv, scoring = SVC(kernel="rbf"), StratifiedKFold(folds, shuffle=True, random_state=seed), "accuracy"
+    search = GridSearchCV(model, {"gamma": gammas, "C": [float(c) for c in C_grid]}, cv=cv, scoring=scoring)
+    search.fit(X, y)
+    best = search.best_params_
+    return sigma_grid[gammas.index(best["gamma"])], float(best["C"])
+
+
+# --- Figures 1 and 2: clowns ---------------------------------------------------------------------
+
+def plane_grid(X: np.ndarray, points: int, margin: float = 0.05):
+    """A ``points`` × ``points`` grid over the bounding box of the 2-D ``X``, widened by ``margin``."""
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    pad = margin * (hi - lo)
+    axes = [np.linspace(lo[k] - pad[k], hi[k] + pad[k], points) for k in range(2)]
+    xx, yy = np.meshgrid(*axes)
+    return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
+
+
+def clowns_panel(X, y, *, sigma: float, C: float, tau: float, max_iter: int, grid: int) -> dict:
+    """SVM and DANK (same K, same C) on all of ``X``: decision values on a grid, F*, rank, accuracy."""
+    K = gaussian(X, sigma=sigma)
+    svm = SVC(C=C, kernel="precomputed").fit(K, y)
+    dank = DANK(C=C, tau=tau, max_iter=max_iter).fit(K, y, X)
+    xx, yy, points = plane_grid(X, grid)
+    K_grid = gaussian(points, X, sigma=sigma)
+    F = dank.F_
+    return {
+        "sigma": sigma, "C": C, "xx": xx, "yy": yy,
+        "svm": svm.decision_function(K_grid).reshape(xx.shape),
+        "dank": dank.decision_function(K_grid, points).reshape(xx.shape),
+        "F": F, "rank": dank.rank_F_, "F_min": float(F.min()), "F_max": float(F.max()),
+        "svm_accuracy": float(np.mean(np.sign(svm.decision_function(K)) == y)),
+        "dank_accuracy": float(np.mean(np.sign(dank.decision_function(K, X)) == y)),
+        "n_iter": dank.n_iter_, "converged": dank.converged_,
+    }
+
+
+PANELS = ("a", "b")
+
+
+def clowns_fits(X, y, *, sigma: float, sigma_grid, C_grid, tau: float, max_iter: int, grid: int, folds: int,
+                seed: int) -> dict[str, dict]:
+    """Panel (a): the given σ with C by CV; panel (b): σ and C both by CV of the SVM (as the paper)."""
+    _, C_a = grid_search(X, y, sigma_grid=[sigma], C_grid=C_grid, folds=folds, seed=seed, regression=False)
+    sigma_b, C_b = grid_search(X, y, sigma_grid=sigma_grid, C_grid=C_grid, folds=folds, seed=seed, regression=False)
+    panels = {}
+    for name, (s, c) in zip(PANELS, [(sigma, C_a), (sigma_b, C_b)]):
+        panels[name] = clowns_panel(X, y, sigma=s, C=c, tau=tau, max_iter=max_iter, grid=grid)
+        log.info("clowns panel (%s): sigma=%g C=%g rank(F*)=%d F* in [%.4f, %.4f], %d iterations", name, s, c,
+                 panels[name]["rank"], panels[name]["F_min"], panels[name]["F_max"], panels[name]["n_iter"])
+    return panels
+
+
+def write_panels(path: str, X: np.ndarray, y: np.ndarray, panels: dict[str, dict]) -> None:
+    arrays = {"X": X, "y": y}
+    for name, panel in panels.items():
+        arrays.update({f"{name}_{key}": np.asarray(value) for key, value in panel.items()})
+    with atomic_path(path) as tmp, open(tmp, "wb") as handle:
+        np.savez(handle, **arrays)
+
+
+def read_panels(path: str) -> tuple[np.ndarray, np.ndarray, dict[str, dict]]:
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files}
+    panels = {name: {key.split("_", 1)[1]: value[()] if value.ndim == 0 else value
+                     for key, value in arrays.items() if key.startswith(f"{name}_")} for name in PANELS}
+    return arrays["X"], arrays["y"], panels
+
+
+def dank_clowns(snakemake) -> None:
+    p = snakemake.params
+    data = load_raw(snakemake.input.manifest, p.dataset, p.entry)
+    X, y = minmax_all(data.X), data.y
+    s = p.settings
+    panels = clowns_fits(X, y, sigma=s["sigma"], sigma_grid=s["sigma_grid"], C_grid=s["C_grid"], tau=s["tau"],
+                         max_iter=s["max_iter"], grid=s["grid"], folds=p.folds, seed=p.seed)
+    write_panels(snakemake.output.panels, X, y, panels)
+
+
+def _panel_title(name: str, panel: dict, paper_sigma: float) -> str:
+    how = "given" if name == "a" else "by CV"
+    return f"({name}) σ = {panel['sigma']:g} {how} (paper: {paper_sigma:g}), C = {panel['C']:g}"
+
+
+def _scatter_classes(ax, X, y) -> None:
+    ax.scatter(*X[y > 0].T, s=9, marker="o", color="tab:orange", label="class +1")
+    ax.scatter(*X[y < 0].T, s=9, marker="x", color="tab:green", label="class −1")
+
+
+def fig1_figure(X, y, panels: dict[str, dict], paper: pd.DataFrame):
+    """Decision boundaries (zero level sets) of SVM (blue dashed) and DANK (red solid), one panel per σ."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5), constrained_layout=True)
+    for ax, (name, panel) in zip(axes, panels.items()):
+        _scatter_classes(ax, X, y)
+        ax.contour(panel["xx"], panel["yy"], panel["svm"], levels=[0.0], colors=BASELINE_STYLE["color"],
+                   linestyles="dashed", linewidths=1.6)
+        ax.contour(panel["xx"], panel["yy"], panel["dank"], levels=[0.0], colors=DANK_STYLE["color"],
+                   linestyles="solid", linewidths=1.6)
+        handles = ax.get_legend_handles_labels()[0] + [
+            Line2D([], [], lw=1.6, **BASELINE_STYLE, label=f"SVM (training acc. {panel['svm_accuracy']:.3f})"),
+            Line2D([], [], lw=1.6, **DANK_STYLE, label=f"DANK (training acc. {panel['dank_accuracy']:.3f})")]
+        ax.legend(handles=handles, loc="lower right", fontsize=8)
+        ax.set_title(_panel_title(name, panel, float(paper.at[name, "sigma"])), fontsize=10)
+        ax.set_xlabel("x₁ (min-max scaled to [0, 1], unitless)")
+        ax.set_ylabel("x₂ (min-max scaled to [0, 1], unitless)")
+    fig.suptitle("DANK (JMLR) Fig. 1, regenerated: classification boundaries on clowns (Gaussian kernel)")
+    return fig
+
+
+def fig2_figure(y, panels: dict[str, dict], paper: pd.DataFrame):
+    """F* − 1 as a heat map (points ordered by class) over its own range, range and rank in the title."""
+    order = np.argsort(-y, kind="stable")
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5), constrained_layout=True)
+    for ax, (name, panel) in zip(axes, panels.items()):
+        # F* − 1, not F*: with entries this close to 1 a colour bar of F* shows little but its offset.
+        image = ax.imshow(panel["F"][np.ix_(order, order)] - 1.0, cmap="viridis", interpolation="nearest")
+        # Plain tick labels: matplotlib's offset notation (e.g. "1e−9−1.25e−5") is unreadable here.
+        fig.colorbar(image, ax=ax, shrink=0.8, label="F*_ij − 1 (dimensionless)", format="%.6g")
+        row = paper.loc[name]
+        ax.set_title(f"({name}) σ = {panel['sigma']:g}: F* ∈ [{panel['F_min']:.6f}, {panel['F_max']:.6f}], "
+                     f"rank(F*) = {int(panel['rank'])}\n(paper: σ = {row.sigma:g}, F* ∈ [{row.F_min:g}, "
+                     f"{row.F_max:g}], rank {int(row['rank'])})", fontsize=9)
+        ax.set_xlabel("training point j (class +1 first)")
+        ax.set_ylabel("training point i (class +1 first)")
+    fig.suptitle("DANK (JMLR) Fig. 2, regenerated: the range of F* on clowns")
+    return fig
+
+
+def read_paper(path: str, index: str) -> pd.DataFrame:
+    return pd.read_csv(path, comment="#").set_index(index)
+
+
+def dank_fig1(snakemake) -> None:
+    X, y, panels = read_panels(snakemake.input.panels)
+    fig = fig1_figure(X, y, panels, read_paper(snakemake.input.paper, "panel"))
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+def dank_fig2(snakemake) -> None:
+    _, y, panels = read_panels(snakemake.input.panels)
+    fig = fig2_figure(y, panels, read_paper(snakemake.input.paper, "panel"))
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+# --- Figure 4: Nesterov vs projected gradient ----------------------------------------------------
+
+def fig4_figure(data: pd.DataFrame, dataset: str, settings: dict, n: int):
+    """(a) H(α⁽ᵗ⁾, F(α⁽ᵗ⁾)) and (b) ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ per iteration of both solvers."""
+    fig, (ax_h, ax_step) = plt.subplots(1, 2, figsize=(11, 4.5), constrained_layout=True)
+    for solver, label, style in (("pg", "projected gradient", BASELINE_STYLE), ("nesterov", "Nesterov", DANK_STYLE)):
+        rows = data[data["solver"] == solver]
+        ax_h.plot(rows["iteration"], rows["objective"], label=label, **style)
+        ax_step.plot(rows["iteration"], rows["step_norm"], label=label, **style)
+    ax_h.set_ylabel("objective H(α, F) (dimensionless)")
+    ax_h.set_title("(a) objective value")
+    ax_step.set_yscale("log")
+    ax_step.set_ylabel("‖α(t) − α(t−1)‖₂ (log scale)")
+    ax_step.set_title("(b) dual variable difference")
+    for ax in (ax_h, ax_step):
+        ax.set_xlabel("iteration t")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle(f"DANK (JMLR) Fig. 4, regenerated on {dataset} (training half, n = {n}, σ = {settings['sigma']:g}, "
+                 f"C = {settings['C']:g}, τ = {settings['tau']:g}, η = ‖α_SVM‖²)")
+    return fig
+
+
+def dank_fig4(snakemake) -> None:
+    s = snakemake.params.settings
+    split = read_split(snakemake.input.split)
+    K = gaussian(split.X_train, sigma=s["sigma"])
+    data = figure4_data(K, split.y_train, split.X_train, C=s["C"], tau=s["tau"], max_iter=s["max_iter"])
+    fig = fig4_figure(data, snakemake.params.dataset, s, split.y_train.size)
+    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+
+
+# --- Figure 6: Theorems 7 and 8 ------------------------------------------------------------------
+
+def subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` rows drawn uniformly without replacement (the paper's "randomly select 2,000 samples")."""
+    if n > y.size:
+        raise KreinbenchError(f"papers.dank_figures.fig6.n = {n} exceeds the {y.size} training rows of the dataset")
+    idx = np.sort(np.random.default_rng(seed).choice(y.size, n, replace=False))
+    return X[idx], y[idx]
+
+
+def figure6_experiment(X, y, *, gamma: float, C: float, clusters, seed: int, max_iter: int):
+    """§6.2.3 on the rows ``X``, ``y`` (labels ±1): the Gaussian kernel exp(−γ‖x − x'‖²) (Table 2 gives
+    ijcnn1's 1/(2σ²) = γ = 2 and C = 32), η = ‖α_SVM‖²₂, and Theorems 7 and 8 for k-means partitions
+    into each of ``clusters``. Returns (the :class:`PartitionBounds` per v, η)."""
+    K = gaussian(X, sigma=math.sqrt(1.0 / (2.0 * gamma)))
+    eta = float(np.sum(SVC(C=C, kernel="precomputed").fit(K, y).dual_coef_ ** 2))
+    results = figure6_data(K, y, X, C=C, eta=eta, cluster_counts=tuple(clusters), random_state=seed,
+                           max_iter=max_iter)
+    return results, eta
+
+
+def fig6_table(results: list[PartitionBounds], eta: float, n: int) -> pd.DataFrame:
+    return pd.DataFrame([r.summary() for r in results]).assign(n=n, eta=eta)
+
+
+def fig6_figure(results: list[PartitionBounds], paper: pd.Series, n: int):
+    """(a) ‖α* − ᾱ‖² vs Theorem 7 and nC²; (b) ‖F* − F̄‖_F vs Theorem 7 and n·max{√B, B};
+    (c) the gradient of each point for the largest v, with condition (21)'s threshold."""
+    fig, axes = plt.subplots(1, 3, figsize=(16, 5), constrained_layout=True)
+    v = [r.n_clusters for r in results]
+    pos = np.arange(len(v))
+    bars = (("alpha_error_sq", "alpha_bound", "alpha_trivial_bound", "‖α* − ᾱ‖²₂", "nC²"),
+            ("F_error", "F_bound", "F_trivial_bound", "‖F* − F̄‖_F", "n·max{√B, B}"))
+    for ax, (ours, bound, trivial, name, trivial_name) in zip(axes[:2], bars):
+        rows = [r.summary() for r in results]
+        for k, (key, label, colour) in enumerate(((ours, f"{name} (measured)", "tab:blue"),
+                                                  (bound, "Theorem 7 bound", "tab:red"),
+                                                  (trivial, trivial_name, "black"))):
+            ax.bar(pos + (k - 1) * 0.27, [row[key] for row in rows], width=0.27, color=colour, label=label)
+        ax.set_yscale("log")
+        ax.set_xticks(pos, [f"v = {c}" for c in v])
+        ax.set_xlabel("number of clusters v")
+        ax.set_ylabel(f"{name} (log scale)")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].set_title("(a) error of α vs bound")
+    axes[1].set_title("(b) error of F vs bounds")
+    last = results[-1]
+    index = np.arange(last.gradient.size)
+    sv = last.support
+    ax = axes[2]
+    ax.scatter(index[sv], last.gradient[sv], s=5, color="tab:green", label=f"SVs ({int(sv.sum())})")
+    ax.scatter(index[~sv], last.gradient[~sv], s=5, color="tab:blue", label=f"non-SVs ({int((~sv).sum())})")
+    ax.scatter(index[last.screened], last.gradient[last.screened], s=7, color="tab:red",
+               label=f"screened by (21) ({int(last.screened.sum())})")
+    ax.plot(index, last.threshold, color="grey", lw=0.8, label="threshold −(B + B₂)C(‖K̄ᵢ‖₁ + κ)")
+    # Symmetric log: the gradients lie near 0, the thresholds hundreds below.
+    ax.set_yscale("symlog", linthresh=1e-2)
+    ax.set_xlabel("training point i")
+    ax.set_ylabel("(∇_α H̄(ᾱ, F̄))ᵢ (dimensionless, symmetric log)")
+    ax.set_title(f"(c) screening by condition (21), v = {last.n_clusters}\n(21) as printed screens "
+                 f"{int(last.screened.sum())} of {int((~sv).sum())} non-SVs; paper: {int(paper.n_screened)} of "
+                 f"{int(paper.n_nonsupport)} (n = {int(paper.n)})", fontsize=9)
+    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.3, 0.12))  # the empty band above the thresholds
+    ax.grid(alpha=0.3)
+    fig.suptitle(f"DANK (JMLR) Fig. 6, regenerated: Theorems 7 and 8 on {n} random ijcnn1 points. As printed, "
+                 f"(21) cannot hold (gradient ≥ 1 − B₂C‖K̄ᵢ‖₁ > threshold), so it screens nothing", fontsize=10)
+    return fig
+
+
+def dank_fig6(snakemake) -> None:
+    p, s = snakemake.params, snakemake.params.settings
+    data = load_raw(snakemake.input.manifest, p.dataset, p.entry)
+    # The paper samples from ijcnn1's training data; a file without parts is all training data.
+    rows = np.ones(data.y.size, bool) if data.part is None else data.part == "train"
+    X, y = subsample(data.X[rows], data.y[rows], s["n"], p.seed)
+    results, eta = figure6_experiment(X, y, gamma=s["gamma"], C=s["C"], clusters=s["clusters"], seed=p.seed,
+                                      max_iter=s["max_iter"])
+    table = fig6_table(results, eta, s["n"])
+    with atomic_path(snakemake.output.csv) as tmp:
+        table.to_csv(tmp, index=False)
+    paper = pd.read_csv(snakemake.input.paper, comment="#").iloc[0]
+    save_figure(fig6_figure(results, paper, s["n"]), snakemake.output.png, snakemake.output.pdf)
+
+
+# --- Figure 9: SVR-CV vs DANK-SVR on test functions ----------------------------------------------
+
+def regression_pair(X, y, X_eval, *, sigma_grid, C_grid, epsilon: float, tau: float, max_iter: int, folds: int,
+                    seed: int) -> dict:
+    """SVR with (σ, C) by CV and DANK-SVR on the same kernel and C: predictions at ``X_eval``."""
+    sigma, C = grid_search(X, y, sigma_grid=sigma_grid, C_grid=C_grid, folds=folds, seed=seed, regression=True,
+                           epsilon=epsilon)
+    K, K_eval = gaussian(X, sigma=sigma), gaussian(X_eval, X, sigma=sigma)
+    svr = SVR(C=C, epsilon=epsilon, kernel="precomputed").fit(K, y)
+    dank = DANKSVR(C=C, epsilon=epsilon, tau=tau, max_iter=max_iter).fit(K, y, X)
+    return {"sigma": sigma, "C": C, "svr": svr.predict(K_eval), "dank": dank.predict(K_eval, X_eval),
+            "svr_train": svr.predict(K), "dank_train": dank.predict(K, X), "dank_iterations": dank.n_iter_,
+            "dank_converged": dank.converged_}
+
+
+# The noiseless functions behind the synthetic regression datasets, for the evaluation grid.
+TEST_FUNCTIONS = {
+    "step-1d": lambda X: step_value(X[:, 0]),
+    "cherkassky-2d": lambda X: cherkassky_value(X[:, 0], X[:, 1]),
+}
+
+
+def evaluation_grid(X: np.ndarray, points: int) -> np.ndarray:
+    """``points`` per axis over the sample's bounding box (1-D: a line; 2-D: a ``points``² grid)."""
+    axes = [np.linspace(X[:, k].min(), X[:, k].max(), points) for k in range(X.shape[1])]
+    return np.column_stack([a.ravel() for a in np.meshgrid(*axes)])
+
+
+def fig9_results(samples: dict[str, ParsedData], settings: dict, folds: int, seed: int):
+    """Per test function: the grid, the true values, both predictions, and the table rows (RMSE on the grid)."""
+    curves, rows = {}, []
+    for dataset, data in samples.items():
+        if dataset not in TEST_FUNCTIONS:
+            raise KreinbenchError(f"fig9: no test function for dataset {dataset!r} (known: {', '.join(TEST_FUNCTIONS)})")
+        grid = evaluation_grid(data.X, settings["points_1d" if data.X.shape[1] == 1 else "points_2d"])
+        truth = TEST_FUNCTIONS[dataset](grid)
+        fit = regression_pair(data.X, data.y, grid, sigma_grid=settings["sigma_grid"], C_grid=settings["C_grid"],
+                              epsilon=settings["epsilon"], tau=settings["tau"], max_iter=settings["max_iter"],
+                              folds=folds, seed=seed)
+        curves[dataset] = {"X": data.X, "y": data.y, "grid": grid, "truth": truth, **fit}
+        for method in ("svr", "dank"):
+            rows.append({"dataset": dataset, "method": method, "sigma": fit["sigma"], "C": fit["C"],
+                         "rmse": relative_mse(truth, fit[method]),
+                         "rmse_train": relative_mse(data.y, fit[f"{method}_train"]),
+                         "converged": fit["dank_converged"] if method == "dank" else True})
+    return curves, pd.DataFrame(rows)
+
+
+METHOD_NAMES = {"svr": "SVR-CV", "dank": "DANK"}
+
+
+def with_paper(table: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the paper's RMSE beside ours and the difference (ours − paper's)."""
+    table = table.merge(paper[["dataset", "method", "rmse_paper"]], on=["dataset", "method"], how="left")
+    return table.assign(diff=table["rmse"] - table["rmse_paper"])
+
+
+def _rmse_label(table: pd.DataFrame, dataset: str, method: str) -> str:
+    row = table[(table.dataset == dataset) & (table.method == method)].iloc[0]
+    note = "" if row.converged else ", stopped at max_iter"
+    return f"{METHOD_NAMES[method]}: RMSE {row.rmse:.2g} (paper {row.rmse_paper:.3f}){note}"
+
+
+def fig9_figure(curves: dict, table: pd.DataFrame):
+    """(a) the step function with both fits; (b) the 2-D function; (c) SVR-CV's and (d) DANK's fits of it."""
+    fig = plt.figure(figsize=(15, 9), constrained_layout=True)
+    ax = fig.add_subplot(2, 2, 1)
+    step = curves["step-1d"]
+    order = np.argsort(step["grid"][:, 0])
+    x = step["grid"][order, 0]
+    ax.plot(x, step["truth"][order], color="black", lw=1, label="g(s, w, a, x)")
+    ax.scatter(step["X"][:, 0], step["y"], s=4, color="grey", label=f"{step['y'].size} samples")
+    ax.plot(x, step["svr"][order], lw=1.4, label=_rmse_label(table, "step-1d", "svr"), **BASELINE_STYLE)
+    ax.plot(x, step["dank"][order], lw=1.4, label=_rmse_label(table, "step-1d", "dank"), **DANK_STYLE)
+    ax.set_xlabel("x (dimensionless)")
+    ax.set_ylabel("g(x) (dimensionless)")
+    ax.set_title(f"(a) step function s = 3, w = 2, a = 0.05 (σ = {step['sigma']:g}, C = {step['C']:g})", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    surface = curves["cherkassky-2d"]
+    side = int(round(math.sqrt(surface["grid"].shape[0])))
+    uu, vv = (surface["grid"][:, k].reshape(side, side) for k in range(2))
+    panels = (("truth", "(b) g(u, v) and its 400 samples"),
+              ("svr", f"(c) {_rmse_label(table, 'cherkassky-2d', 'svr')}"),
+              ("dank", f"(d) {_rmse_label(table, 'cherkassky-2d', 'dank')}"))
+    lo, hi = surface["truth"].min(), surface["truth"].max()
+    for k, (key, title) in enumerate(panels, start=2):
+        ax = fig.add_subplot(2, 2, k, projection="3d")
+        ax.plot_surface(uu, vv, surface[key].reshape(side, side), cmap="viridis", vmin=lo, vmax=hi, linewidth=0)
+        if key == "truth":
+            ax.scatter(surface["X"][:, 0], surface["X"][:, 1], surface["y"], s=2, color="black")
+        ax.set_xlabel("u")
+        ax.set_ylabel("v")
+        ax.set_zlabel("g(u, v)")
+        ax.set_title(title + (f"\nσ = {surface['sigma']:g}, C = {surface['C']:g}" if key != "truth" else ""),
+                     fontsize=10)
+    fig.suptitle("DANK (JMLR) Fig. 9, regenerated: SVR-CV vs DANK on 1-D and 2-D test functions "
+                 "(RMSE = relative MSE on a dense grid of the noiseless function)")
+    return fig
+
+
+def dank_fig9(snakemake) -> None:
+    p = snakemake.params
+    samples = {d: load_raw(path, d, p.entries[d]) for d, path in zip(p.datasets, snakemake.input.manifests)}
+    curves, table = fig9_results(samples, p.settings, p.folds, p.seed)
+    table = with_paper(table, pd.read_csv(snakemake.input.paper, comment="#"))
+    with atomic_path(snakemake.output.csv) as tmp:
+        table.to_csv(tmp, index=False)
+    save_figure(fig9_figure(curves, table), snakemake.output.png, snakemake.output.pdf)

@@ -1,0 +1,90 @@
+# DANK (JMLR) Table 1, Table 3, Fig. 5, Fig. 7 and Fig. 8 from the tidy records of rule `table`:
+# `snakemake --cores all --configfile workflow/configs/paper-dank.yaml`. `all` includes each one
+# whose key the config's `papers.dank` has (kreinbench.plan_dank).
+import kreinbench.plan_dank as plan_dank
+
+plan_dank.check_dank_targets(config)
+
+
+rule dank_table1:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/dank_table1.csv",
+    output:
+        csv="results/tables/dank_table1.csv",
+        md="results/tables/dank_table1.md",
+    log:
+        "logs/dank_table1/dank_table1.log",
+    params:
+        settings=lambda wildcards: plan_dank.table1_settings(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_table1.py"
+
+
+rule dank_table3:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/dank_table3.csv",
+    output:
+        csv="results/tables/dank_table3.csv",
+        md="results/tables/dank_table3.md",
+    log:
+        "logs/dank_table3/dank_table3.log",
+    params:
+        settings=lambda wildcards: plan_dank.table3_settings(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_table3.py"
+
+
+# Fig. 5: the paper's Table 1 DANK values (its τ = 0.01) are drawn beside our bars.
+rule dank_fig5:
+    input:
+        runs="results/records/runs.csv",
+        paper="workflow/paper_values/dank_table1.csv",
+    output:
+        png="figures/dank_fig5.png",
+        pdf="figures/dank_fig5.pdf",
+    log:
+        "logs/dank_fig5/dank_fig5.log",
+    params:
+        settings=lambda wildcards: plan_dank.fig5_settings(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig5.py"
+
+
+rule dank_fig7:
+    input:
+        runs="results/records/runs.csv",
+    output:
+        png="figures/dank_fig7.png",
+        pdf="figures/dank_fig7.pdf",
+    log:
+        "logs/dank_fig7/dank_fig7.log",
+    params:
+        settings=lambda wildcards: plan_dank.fig7_settings(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig7.py"
+
+
+rule dank_fig8:
+    input:
+        runs="results/records/runs.csv",
+    output:
+        png="figures/dank_fig8.png",
+        pdf="figures/dank_fig8.pdf",
+    log:
+        "logs/dank_fig8/dank_fig8.log",
+    params:
+        settings=lambda wildcards: plan_dank.fig8_settings(config),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig8.py"

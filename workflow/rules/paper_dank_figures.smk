@@ -1,0 +1,150 @@
+# DANK (JMLR) analysis figures that need no `fit` records (kreinbench.plan_dank_figures):
+#   snakemake --cores all --configfile workflow/configs/paper-dank.yaml [--config scale=small]
+# `all` includes each figure whose key is in `papers.dank_figures` (fig1 also adds Fig. 2).
+import kreinbench.plan_dank_figures as plan_dank_figures
+
+plan_dank_figures.check(config)
+
+
+def dank_figure_params(figure):
+    """The params every DANK figure rule shares: its settings at the run's scale, seed and CV folds."""
+    return {"settings": plan_dank_figures.settings(config, figure), "seed": config["seed"],
+            "folds": config["cv_folds"]}
+
+
+rule dank_clowns:
+    input:
+        manifest=lambda wildcards: plan_dank_figures.manifest(plan_dank_figures.settings(config, "fig1")["dataset"]),
+    output:
+        panels="results/dank_figures/clowns.npz",
+    log:
+        "logs/dank_clowns/dank_clowns.log",
+    params:
+        **dank_figure_params("fig1"),
+        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig1")["dataset"],
+        entry=lambda wildcards: plan_dank_figures.entry(config, plan_dank_figures.settings(config, "fig1")["dataset"]),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_clowns.py"
+
+
+rule dank_fig1:
+    input:
+        panels="results/dank_figures/clowns.npz",
+        paper="workflow/paper_values/dank_fig2.csv",
+    output:
+        png="figures/dank_fig1.png",
+        pdf="figures/dank_fig1.pdf",
+    log:
+        "logs/dank_fig1/dank_fig1.log",
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig1.py"
+
+
+rule dank_fig2:
+    input:
+        panels="results/dank_figures/clowns.npz",
+        paper="workflow/paper_values/dank_fig2.csv",
+    output:
+        png="figures/dank_fig2.png",
+        pdf="figures/dank_fig2.pdf",
+    log:
+        "logs/dank_fig2/dank_fig2.log",
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig2.py"
+
+
+rule dank_fig4:
+    input:
+        split=lambda wildcards: plan.split_path(plan_dank_figures.settings(config, "fig4")["dataset"], 1),
+    output:
+        png="figures/dank_fig4.png",
+        pdf="figures/dank_fig4.pdf",
+    log:
+        "logs/dank_fig4/dank_fig4.log",
+    params:
+        **dank_figure_params("fig4"),
+        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig4")["dataset"],
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig4.py"
+
+
+rule dank_fig6:
+    input:
+        manifest=lambda wildcards: plan_dank_figures.manifest(plan_dank_figures.settings(config, "fig6")["dataset"]),
+        paper="workflow/paper_values/dank_fig6.csv",
+    output:
+        csv="results/tables/dank_fig6.csv",
+        png="figures/dank_fig6.png",
+        pdf="figures/dank_fig6.pdf",
+    log:
+        "logs/dank_fig6/dank_fig6.log",
+    params:
+        **dank_figure_params("fig6"),
+        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig6")["dataset"],
+        entry=lambda wildcards: plan_dank_figures.entry(config, plan_dank_figures.settings(config, "fig6")["dataset"]),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig6.py"
+
+
+rule dank_fig9:
+    input:
+        manifests=[plan_dank_figures.manifest(d) for d in plan_dank_figures.FIG9_DATASETS],
+        paper="workflow/paper_values/dank_fig9.csv",
+    output:
+        csv="results/tables/dank_fig9.csv",
+        png="figures/dank_fig9.png",
+        pdf="figures/dank_fig9.pdf",
+    log:
+        "logs/dank_fig9/dank_fig9.log",
+    params:
+        **dank_figure_params("fig9"),
+        datasets=plan_dank_figures.FIG9_DATASETS,
+        entries={d: plan_dank_figures.entry(config, d) for d in plan_dank_figures.FIG9_DATASETS},
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_fig9.py"
+
+
+rule dank_svr_rep:
+    input:
+        split="data/splits/{dataset}/rep{rep}.h5",
+    output:
+        record="results/dank_figures/table4/{dataset}/rep{rep}.json",
+    log:
+        "logs/dank_svr_rep/{dataset}/rep{rep}.log",
+    params:
+        **dank_figure_params("table4"),
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_svr_rep.py"
+
+
+rule dank_table4:
+    input:
+        records=lambda wildcards: plan_dank_figures.table4_records(config),
+        paper="workflow/paper_values/dank_table4.csv",
+    output:
+        runs="results/records/dank_table4_runs.csv",
+        csv="results/tables/dank_table4.csv",
+        md="results/tables/dank_table4.md",
+    log:
+        "logs/dank_table4/dank_table4.log",
+    params:
+        **dank_figure_params("table4"),
+        datasets=lambda wildcards: plan_dank_figures.settings(config, "table4")["datasets"],
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/dank_table4.py"
