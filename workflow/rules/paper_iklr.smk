@@ -162,6 +162,8 @@ rule iklr_table4:
         md="results/tables/iklr_table4.md",
     log:
         "logs/iklr_table4/iklr_table4.log",
+    benchmark:
+        "logs/benchmark/iklr_table4/iklr_table4.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table4"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table4"),
@@ -181,6 +183,8 @@ rule iklr_table5:
         md="results/tables/iklr_table5.md",
     log:
         "logs/iklr_table5/iklr_table5.log",
+    benchmark:
+        "logs/benchmark/iklr_table5/iklr_table5.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table5"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table5"),
@@ -201,6 +205,8 @@ rule iklr_mm17_table2:
         md="results/tables/iklr_mm17_table2.md",
     log:
         "logs/iklr_mm17_table2/iklr_mm17_table2.log",
+    benchmark:
+        "logs/benchmark/iklr_mm17_table2/iklr_mm17_table2.tsv",
     params:
         names=lambda wildcards: plan.paper_names(config, plan_iklr.MM17),
         datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "table2", plan_iklr.MM17)),
@@ -221,6 +227,8 @@ rule iklr_mm17_fig1:
         pdf="figures/iklr_mm17_fig1.pdf",
     log:
         "logs/iklr_mm17_fig1/iklr_mm17_fig1.log",
+    benchmark:
+        "logs/benchmark/iklr_mm17_fig1/iklr_mm17_fig1.tsv",
     params:
         datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "fig1", plan_iklr.MM17)),
         methods=lambda wildcards: plan_iklr.study_methods(config, "fig1", plan_iklr.MM17),
