@@ -2,8 +2,9 @@
 
 Usage: .venv/bin/python benchmarks/summary.py [--dir results/bench] [--threads 1]
 
-Reads iklr.csv (required), kernels.csv, svm.csv and dank.csv (each optional), and records the
-machine, library versions and BLAS threads next to every target with its measured ratio.
+Reads iklr.csv (required), kernels.csv, svm.csv, dank.csv, cv.csv and pipeline_*.csv (each
+optional), and records the machine, library versions and BLAS threads next to every target with
+its measured ratio.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from kreinbench.atomic import atomic_path, write_text_atomic  # noqa: E402
 IKLR_TARGET, IKLR_TARGET_SIZES = 2.0, (1000, 4000)  # IKLR (spectral step included) <= 2x SVC at these n
 CV_TARGET = 2.0  # CV over the lambda grid < 2x a single fit
 KERNEL_TIME_TARGET, KERNEL_MEMORY_TARGET = 1.5, 3.0  # bench_kernels.py
+RULE_MEMORY_TARGET = 3.0  # every rule's peak memory <= 3x its kernels' bytes (bench_pipeline.py)
+OVERHEAD_TARGET = 0.10  # pipeline overhead <= 10% of compute (bench_pipeline.py)
 
 
 def cpu_model() -> str:
@@ -124,6 +127,39 @@ def kernels_section(frame: pd.DataFrame) -> list[str]:
     return rows
 
 
+def cv_section(frame: pd.DataFrame) -> list[str]:
+    """Target rows of cv.csv: the fit stage's CV (λ path) against its single fit."""
+    rows = []
+    for _, r in frame.iterrows():
+        rows.append(f"| CV over {r.n_lams} lambdas x {r.folds} folds < {CV_TARGET:g}x a single fit (fit stage), {r.method} on "
+                    f"{r.dataset}, n = {r.n_train} | {r.cv_path:.3g} s vs {r.single:.3g} s | {r.ratio_path:.1f} | "
+                    f"{status(r.ratio_path, CV_TARGET, strict=True)} | before (separate fits): {r.ratio_plain:.1f}x; against "
+                    f"the fit with its own spectral step: {r.ratio_path_own:.1f}x; scores identical: {r.same_scores}; "
+                    f"load {r.load_average:.1f} |")
+    return rows
+
+
+def pipeline_section(memory: pd.DataFrame, overhead: pd.Series, run: str) -> list[str]:
+    """Target rows of one run's <name>_memory.csv and <name>_overhead.csv (bench_pipeline.py)."""
+    rows = []
+    for _, r in memory[memory.ratio_raw.notna()].iterrows():
+        # Net of the RSS after imports where the jobs logged it (kreinbench.stages.runner), else raw.
+        net = pd.notna(r.ratio_net)
+        ratio = r.ratio_net if net else r.ratio_raw
+        rows.append(f"| peak memory <= {RULE_MEMORY_TARGET:g}x kernel bytes, {run}, rule {r.rule} ({r.jobs} jobs; worst {r.worst_job if isinstance(r.worst_job, str) else '?'}) | "
+                    f"peak RSS {r.peak_rss_MB:.0f} MiB, kernels <= {r.max_kernel_MB:.2g} MiB, after imports {r.startup_rss_MB:.0f} MiB | "
+                    f"{ratio:.1f} {'net of the imports' if net else 'raw (no logged peak)'} ({r.ratio_raw:.1f} raw) | "
+                    f"{status(ratio, RULE_MEMORY_TARGET)} | "
+                    f"{'the interpreter and its imports dwarf kernels of a few MiB' if r.max_kernel_MB < 10 else ''} |")
+    o = overhead
+    rows.append(f"| pipeline overhead <= {100 * OVERHEAD_TARGET:.0f}% of compute, {run} ({int(o.jobs)} jobs, {int(o.cores)} cores) | "
+                f"wall {o.wall:.0f} s: compute {o.compute:.0f} s, Python start + imports {o.python_start:.0f} s, kernel I/O "
+                f"{o.io:.1f} s, scheduling {o.scheduling:.0f} s | {o.overhead_share_of_compute:.2f} | "
+                f"{status(o.overhead_share_of_compute, OVERHEAD_TARGET)} | load {o.load_average} (other agents' work "
+                "inflates every job's seconds, compute and start-up alike) |")
+    return rows
+
+
 def scaling_figure(frame: pd.DataFrame, path: Path) -> None:
     datasets = list(dict.fromkeys(frame.dataset))
     fig, axes = plt.subplots(1, len(datasets), figsize=(7 * len(datasets), 5), squeeze=False)
@@ -166,6 +202,14 @@ def main() -> None:
     lines += [row for targets, _ in sections.values() for row in targets]
     if (root / "kernels.csv").exists():
         lines += kernels_section(pd.read_csv(root / "kernels.csv"))
+    if (root / "cv.csv").exists():
+        lines += cv_section(pd.read_csv(root / "cv.csv"))
+    for memory in sorted(root.glob("pipeline*_memory.csv")):  # one per bench_pipeline.py --name
+        name = memory.name.removesuffix("_memory.csv")
+        overhead = root / f"{name}_overhead.csv"
+        if overhead.exists():
+            run = "quick config" if name == "pipeline" else name.removeprefix("pipeline_")
+            lines += pipeline_section(pd.read_csv(memory), pd.read_csv(overhead).iloc[0], run)
     lines += ["", "## IKLR vs SVC (results/bench/iklr.csv)", "",
               "IKLR(lam=1).fit(K, y), TNNLS Algorithm 1 (eps = 1, k_max = 20, eta = 0.02, rho = 0.8), spectral step "
               "included; 'straightforward' is a full eigh plus the fit given it. Matvecs: 2 per inner step + 1. "

@@ -6,6 +6,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from kreinbench import pipeline_bench
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TINY_CONFIG = {
@@ -84,3 +86,10 @@ def test_schema_lists_exactly_the_registered_estimators():
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     method = schema["properties"]["methods"]["additionalProperties"]
     assert method["properties"]["estimator"]["enum"] == list(ESTIMATORS)
+
+
+def test_every_job_wrote_a_benchmark_file_and_logged_its_peak_memory(finished):
+    jobs = pipeline_bench.job_table(finished, TINY_CONFIG)
+    assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "table", "figure"}
+    assert (jobs.peak_rss >= jobs.startup_rss).all() and (jobs.startup_rss > 0).all()
+    assert (jobs[jobs.rule.isin(["kernel", "spectrum", "fit"])].kernel_bytes > 0).all()

@@ -78,15 +78,22 @@ def write_kernel(path: str | Path, K_train: np.ndarray, K_test: np.ndarray, attr
 
 def read_kernel(path: str | Path, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
     """Read ``K_train`` and ``K_test``, checking ``expected`` attributes first."""
-    arrays, attrs = _read(path, ("K_train", "K_test"), expected or {})
-    K_train, K_test = arrays["K_train"], arrays["K_test"]
-    stored = (tuple(attrs.get("shape_train", ())), tuple(attrs.get("shape_test", ())), attrs.get("dtype"))
-    if stored != (K_train.shape, K_test.shape, str(K_train.dtype)):
+    K_train, attrs = read_kernel_part(path, "train", expected)
+    return K_train, read_kernel_part(path, "test", expected)[0], attrs
+
+
+def read_kernel_part(path: str | Path, part: str, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    """Read ``K_train`` or ``K_test`` alone (``part``: "train" or "test"), checking ``expected``
+    attributes first: a job that needs one kernel need not hold the other."""
+    arrays, attrs = _read(path, (f"K_{part}",), expected or {})
+    K = arrays[f"K_{part}"]
+    stored = (tuple(attrs.get(f"shape_{part}", ())), attrs.get("dtype"))
+    if stored != (K.shape, str(K.dtype)):
         raise CacheMismatchError(
-            f"HDF5 file {str(path)!r} holds kernels of shapes {K_train.shape}, {K_test.shape} ({K_train.dtype}) "
+            f"HDF5 file {str(path)!r} holds a {part} kernel of shape {K.shape} ({K.dtype}) "
             f"but its attributes say {stored}; it is corrupt, delete it"
         )
-    return K_train, K_test, attrs
+    return K, attrs
 
 
 def write_spectrum(path: str | Path, eigenvalues: np.ndarray, eigenvectors: np.ndarray | None, attrs: dict[str, Any]) -> None:

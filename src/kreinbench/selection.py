@@ -2,6 +2,11 @@
 
 Folds index into the cached train kernel (``K[np.ix_(tr, tr)]`` and ``K[np.ix_(va, tr)]``);
 a kernel is never recomputed for a fold.
+
+A grid over ``lam`` alone is handed whole to the estimator when it has a ``lambda_path_scores``
+method: the fits of one fold then share what does not depend on λ (a spectral step, an
+eigendecomposition) and run together (IKLR's lock step, KLR's warm starts along the path),
+with the scores of the separate fits (see each estimator's method and its tests).
 """
 
 from __future__ import annotations
@@ -39,31 +44,51 @@ def fit_and_score(estimator, K_train, y_train, K_test, y_test, X_train=None, X_t
     return estimator.score(K_test, y_test)
 
 
+def stratified_folds(y: np.ndarray, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (train, validation) index pairs of every CV in the package: stratified, shuffled by ``seed``."""
+    return list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed % 2**32).split(np.zeros(y.size), y))
+
+
+def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list]):
+    """The estimator whose ``lambda_path_scores`` serves the whole grid, or None (separate fits)."""
+    if set(grid) != {"lam"}:
+        return None
+    estimator = make_estimator({"lam": grid["lam"][0]})
+    if getattr(estimator, "needs_features", False) or not hasattr(estimator, "lambda_path_scores"):
+        return None
+    return estimator
+
+
 def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.ndarray], y: np.ndarray,
-                   grid: dict[str, list], *, n_folds: int, seed: int, X: np.ndarray | None = None) -> SelectionResult:
+                   grid: dict[str, list], *, n_folds: int, seed: int, X: np.ndarray | None = None,
+                   paths: bool = True) -> SelectionResult:
     """Pick the kernel instance and estimator parameters with the best mean fold score.
 
     ``X`` (the training features) is sliced along with the kernel for estimators that need it.
+    ``paths=False`` fits every (fold, parameter) pair on its own even where the estimator has a λ
+    path (the reference the path is tested and benchmarked against).
 
     Ties go to the first candidate in (kernel instance, grid) order, so the choice is
     deterministic.  Warnings raised by fold fits (e.g. non-convergence at extreme parameters)
     are counted, not shown.
     """
-    folds = list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed % 2**32).split(np.zeros(y.size), y))
+    folds = stratified_folds(y, n_folds, seed)
     candidates = param_grid(grid)
+    path = lambda_path(make_estimator, grid) if paths else None
     scores = []
     best = None
     n_warnings = 0
     for instance, K in kernels.items():
-        for params in candidates:
-            accs = []
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                for tr, va in folds:
-                    X_tr, X_va = (None, None) if X is None else (X[tr], X[va])
-                    accs.append(fit_and_score(make_estimator(params), K[np.ix_(tr, tr)], y[tr],
-                                              K[np.ix_(va, tr)], y[va], X_tr, X_va))
-            n_warnings += len(caught)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if path is not None:
+                fold_scores = path.lambda_path_scores(K, y, folds, grid["lam"])
+            else:
+                fold_scores = np.array([[fit_and_score(make_estimator(params), K[np.ix_(tr, tr)], y[tr], K[np.ix_(va, tr)],
+                                                       y[va], *((None, None) if X is None else (X[tr], X[va])))
+                                         for tr, va in folds] for params in candidates])
+        n_warnings += len(caught)
+        for params, accs in zip(candidates, fold_scores):
             mean = float(np.mean(accs))
             scores.append({"kernel": instance, **params, "cv_accuracy": mean, "cv_std": float(np.std(accs))})
             if best is None or mean > best[2]:

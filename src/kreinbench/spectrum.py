@@ -278,7 +278,11 @@ def transformed_kernel(spectrum: Spectrum, transform: str) -> np.ndarray:
     spectrum._need({"full"}, f"the {transform} transform")
     V = spectrum.eigenvectors
     K = (V * TRANSFORMS[transform](spectrum.eigenvalues)) @ V.T
-    return (K + K.T) / 2
+    # (K + Kᵀ)/2 with one n×n temporary fewer (the same values): at most K and the result at once.
+    symmetric = np.add(K, K.T)
+    del K
+    symmetric /= 2
+    return symmetric
 
 
 def transformed_cross_kernel(spectrum: Spectrum, K_cross: np.ndarray, transform: str, mode: str = "original") -> np.ndarray:

@@ -3,6 +3,8 @@ rule fetch:
         manifest="data/raw/{dataset}/manifest.json",
     log:
         "logs/fetch/{dataset}.log",
+    benchmark:
+        "logs/benchmark/fetch/{dataset}.tsv",
     params:
         entry=lambda wildcards: plan.canonical(plan.dataset_config_entry(config, wildcards.dataset)),
     threads: job_resources.threads("fetch")
@@ -22,6 +24,8 @@ rule split:
         split="data/splits/{dataset}/rep{rep}.h5",
     log:
         "logs/split/{dataset}/rep{rep}.log",
+    benchmark:
+        "logs/benchmark/split/{dataset}/rep{rep}.tsv",
     params:
         entry=lambda wildcards: plan.canonical(plan.dataset_config_entry(config, wildcards.dataset)),
         seed=config["seed"],

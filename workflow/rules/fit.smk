@@ -5,6 +5,8 @@ rule fit:
         record="results/fits/{dataset}/{method}/rep{rep}.json",
     log:
         "logs/fit/{dataset}/{method}/rep{rep}.log",
+    benchmark:
+        "logs/benchmark/fit/{dataset}/{method}/rep{rep}.tsv",
     params:
         method=lambda wildcards: plan.fit_params(config, wildcards.method),
         cv_folds=config["cv_folds"],

@@ -5,6 +5,8 @@ rule kernel:
         kernel="results/kernels/{dataset}/rep{rep}/{instance}.h5",
     log:
         "logs/kernel/{dataset}/rep{rep}/{instance}.log",
+    benchmark:
+        "logs/benchmark/kernel/{dataset}/rep{rep}/{instance}.tsv",
     params:
         spec=lambda wildcards: plan.canonical(plan.kernel_instance_spec(config, wildcards.instance)),
     threads: job_resources.threads("kernel")
@@ -24,6 +26,8 @@ rule spectrum:
         spectrum="results/spectra/{dataset}/rep{rep}/{instance}.h5",
     log:
         "logs/spectrum/{dataset}/rep{rep}/{instance}.log",
+    benchmark:
+        "logs/benchmark/spectrum/{dataset}/rep{rep}/{instance}.tsv",
     params:
         kind=lambda wildcards: plan.instance_spectrum_kind(config, wildcards.instance),
         seed=config["seed"],

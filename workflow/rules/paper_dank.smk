@@ -15,6 +15,8 @@ rule dank_table1:
         md="results/tables/dank_table1.md",
     log:
         "logs/dank_table1/dank_table1.log",
+    benchmark:
+        "logs/benchmark/dank_table1/dank_table1.tsv",
     params:
         settings=lambda wildcards: plan_dank.table1_settings(config),
     conda:
@@ -32,6 +34,8 @@ rule dank_table3:
         md="results/tables/dank_table3.md",
     log:
         "logs/dank_table3/dank_table3.log",
+    benchmark:
+        "logs/benchmark/dank_table3/dank_table3.tsv",
     params:
         settings=lambda wildcards: plan_dank.table3_settings(config),
     conda:
@@ -50,6 +54,8 @@ rule dank_fig5:
         pdf="figures/dank_fig5.pdf",
     log:
         "logs/dank_fig5/dank_fig5.log",
+    benchmark:
+        "logs/benchmark/dank_fig5/dank_fig5.tsv",
     params:
         settings=lambda wildcards: plan_dank.fig5_settings(config),
     conda:
@@ -66,6 +72,8 @@ rule dank_fig7:
         pdf="figures/dank_fig7.pdf",
     log:
         "logs/dank_fig7/dank_fig7.log",
+    benchmark:
+        "logs/benchmark/dank_fig7/dank_fig7.tsv",
     params:
         settings=lambda wildcards: plan_dank.fig7_settings(config),
     conda:
@@ -82,6 +90,8 @@ rule dank_fig8:
         pdf="figures/dank_fig8.pdf",
     log:
         "logs/dank_fig8/dank_fig8.log",
+    benchmark:
+        "logs/benchmark/dank_fig8/dank_fig8.tsv",
     params:
         settings=lambda wildcards: plan_dank.fig8_settings(config),
     conda:

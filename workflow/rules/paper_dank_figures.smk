@@ -19,6 +19,8 @@ rule dank_clowns:
         panels="results/dank_figures/clowns.npz",
     log:
         "logs/dank_clowns/dank_clowns.log",
+    benchmark:
+        "logs/benchmark/dank_clowns/dank_clowns.tsv",
     params:
         **dank_figure_params("fig1"),
         dataset=lambda wildcards: plan_dank_figures.settings(config, "fig1")["dataset"],
@@ -38,6 +40,8 @@ rule dank_fig1:
         pdf="figures/dank_fig1.pdf",
     log:
         "logs/dank_fig1/dank_fig1.log",
+    benchmark:
+        "logs/benchmark/dank_fig1/dank_fig1.tsv",
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -53,6 +57,8 @@ rule dank_fig2:
         pdf="figures/dank_fig2.pdf",
     log:
         "logs/dank_fig2/dank_fig2.log",
+    benchmark:
+        "logs/benchmark/dank_fig2/dank_fig2.tsv",
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -67,6 +73,8 @@ rule dank_fig4:
         pdf="figures/dank_fig4.pdf",
     log:
         "logs/dank_fig4/dank_fig4.log",
+    benchmark:
+        "logs/benchmark/dank_fig4/dank_fig4.tsv",
     params:
         **dank_figure_params("fig4"),
         dataset=lambda wildcards: plan_dank_figures.settings(config, "fig4")["dataset"],
@@ -86,6 +94,8 @@ rule dank_fig6:
         pdf="figures/dank_fig6.pdf",
     log:
         "logs/dank_fig6/dank_fig6.log",
+    benchmark:
+        "logs/benchmark/dank_fig6/dank_fig6.tsv",
     params:
         **dank_figure_params("fig6"),
         dataset=lambda wildcards: plan_dank_figures.settings(config, "fig6")["dataset"],
@@ -106,6 +116,8 @@ rule dank_fig9:
         pdf="figures/dank_fig9.pdf",
     log:
         "logs/dank_fig9/dank_fig9.log",
+    benchmark:
+        "logs/benchmark/dank_fig9/dank_fig9.tsv",
     params:
         **dank_figure_params("fig9"),
         datasets=plan_dank_figures.FIG9_DATASETS,
@@ -123,6 +135,8 @@ rule dank_svr_rep:
         record="results/dank_figures/table4/{dataset}/rep{rep}.json",
     log:
         "logs/dank_svr_rep/{dataset}/rep{rep}.log",
+    benchmark:
+        "logs/benchmark/dank_svr_rep/{dataset}/rep{rep}.tsv",
     params:
         **dank_figure_params("table4"),
     conda:
@@ -141,6 +155,8 @@ rule dank_table4:
         md="results/tables/dank_table4.md",
     log:
         "logs/dank_table4/dank_table4.log",
+    benchmark:
+        "logs/benchmark/dank_table4/dank_table4.tsv",
     params:
         **dank_figure_params("table4"),
         datasets=lambda wildcards: plan_dank_figures.settings(config, "table4")["datasets"],

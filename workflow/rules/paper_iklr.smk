@@ -20,6 +20,8 @@ rule iklr_table2:
         md="results/tables/iklr_table2.md",
     log:
         "logs/iklr_table2/iklr_table2.log",
+    benchmark:
+        "logs/benchmark/iklr_table2/iklr_table2.tsv",
     params:
         kernel=lambda wildcards: plan.canonical(plan.tl1_kernel_spec(config)),
     conda:
@@ -37,6 +39,8 @@ rule iklr_table3:
         md="results/tables/iklr_table3.md",
     log:
         "logs/iklr_table3/iklr_table3.log",
+    benchmark:
+        "logs/benchmark/iklr_table3/iklr_table3.tsv",
     params:
         names=plan.paper_names(config, "iklr"),
         datasets=config["datasets"],
@@ -56,6 +60,8 @@ rule iklr_fig3:
         pdf="figures/iklr_fig3.pdf",
     log:
         "logs/iklr_fig3/iklr_fig3.log",
+    benchmark:
+        "logs/benchmark/iklr_fig3/iklr_fig3.tsv",
     params:
         datasets=plan.iklr_fig3_datasets(config),
         methods=plan.iklr_fig3_methods(config),
@@ -74,6 +80,8 @@ rule iklr_table7:
         md="results/tables/iklr_table7.md",
     log:
         "logs/iklr_table7/iklr_table7.log",
+    benchmark:
+        "logs/benchmark/iklr_table7/iklr_table7.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table7"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table7"),
@@ -93,6 +101,8 @@ rule iklr_table6:
         md="results/tables/iklr_table6.md",
     log:
         "logs/iklr_table6/iklr_table6.log",
+    benchmark:
+        "logs/benchmark/iklr_table6/iklr_table6.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table6"),
         methods=lambda wildcards: plan_iklr.table6_methods(config),
@@ -113,6 +123,8 @@ rule iklr_fig_init:
         pdf="figures/iklr_fig_init.pdf",
     log:
         "logs/iklr_fig_init/iklr_fig_init.log",
+    benchmark:
+        "logs/benchmark/iklr_fig_init/iklr_fig_init.tsv",
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -129,6 +141,8 @@ rule iklr_fig2:
         pdf="figures/iklr_fig2.pdf",
     log:
         "logs/iklr_fig2/iklr_fig2.log",
+    benchmark:
+        "logs/benchmark/iklr_fig2/iklr_fig2.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "fig2"),
         methods=lambda wildcards: plan_iklr.fig2_methods(config),
@@ -148,6 +162,8 @@ rule iklr_table4:
         md="results/tables/iklr_table4.md",
     log:
         "logs/iklr_table4/iklr_table4.log",
+    benchmark:
+        "logs/benchmark/iklr_table4/iklr_table4.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table4"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table4"),
@@ -167,6 +183,8 @@ rule iklr_table5:
         md="results/tables/iklr_table5.md",
     log:
         "logs/iklr_table5/iklr_table5.log",
+    benchmark:
+        "logs/benchmark/iklr_table5/iklr_table5.tsv",
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table5"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table5"),
@@ -187,6 +205,8 @@ rule iklr_mm17_table2:
         md="results/tables/iklr_mm17_table2.md",
     log:
         "logs/iklr_mm17_table2/iklr_mm17_table2.log",
+    benchmark:
+        "logs/benchmark/iklr_mm17_table2/iklr_mm17_table2.tsv",
     params:
         names=lambda wildcards: plan.paper_names(config, plan_iklr.MM17),
         datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "table2", plan_iklr.MM17)),
@@ -207,6 +227,8 @@ rule iklr_mm17_fig1:
         pdf="figures/iklr_mm17_fig1.pdf",
     log:
         "logs/iklr_mm17_fig1/iklr_mm17_fig1.log",
+    benchmark:
+        "logs/benchmark/iklr_mm17_fig1/iklr_mm17_fig1.tsv",
     params:
         datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "fig1", plan_iklr.MM17)),
         methods=lambda wildcards: plan_iklr.study_methods(config, "fig1", plan_iklr.MM17),

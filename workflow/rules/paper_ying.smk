@@ -12,6 +12,8 @@ rule ying_table3:
         md="results/tables/ying_table3.md",
     log:
         "logs/ying_table3/ying_table3.log",
+    benchmark:
+        "logs/benchmark/ying_table3/ying_table3.tsv",
     params:
         names=plan.paper_names(config, "ying"),
         datasets=config["datasets"],
@@ -31,6 +33,8 @@ rule ying_fig1:
         pdf="figures/ying_fig1.pdf",
     log:
         "logs/ying_fig1/ying_fig1.log",
+    benchmark:
+        "logs/benchmark/ying_fig1/ying_fig1.tsv",
     params:
         datasets=plan.ying_fig1_datasets(config),
         methods=plan.paper_names(config, "ying")["methods"],

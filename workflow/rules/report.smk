@@ -12,6 +12,8 @@ rule table:
         history="results/records/history.csv",
     log:
         "logs/table/table.log",
+    benchmark:
+        "logs/benchmark/table/table.tsv",
     params:
         methods=list(config["methods"]),
         labels=plan.method_labels(config, list(config["methods"])),
@@ -38,6 +40,8 @@ rule figure:
         pdf="figures/convergence.pdf",
     log:
         "logs/figure/convergence.log",
+    benchmark:
+        "logs/benchmark/figure/convergence.tsv",
     params:
         # A function: evaluated only when the config has a convergence figure.
         labels=lambda wildcards: plan.method_labels(config, config["figures"]["convergence"]["methods"]),

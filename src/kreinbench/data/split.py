@@ -9,7 +9,6 @@ from pathlib import Path
 
 import h5py
 import numpy as np
-from sklearn.model_selection import train_test_split
 
 from kreinbench import __version__
 from kreinbench.atomic import atomic_path
@@ -63,6 +62,14 @@ class Split:
     train_index: np.ndarray
     test_index: np.ndarray
     attrs: dict
+
+
+def train_test_split(*args, **kwargs):
+    """sklearn's ``train_test_split``, imported on first use: the kernel and spectrum jobs (most of
+    a run's jobs) only read splits, and importing sklearn was half of their start-up time."""
+    from sklearn.model_selection import train_test_split as split
+
+    return split(*args, **kwargs)
 
 
 def _subsample(rows: np.ndarray, y: np.ndarray, *, max_n: int | None, per_class: int | None, stratify: bool,

@@ -36,7 +36,6 @@ from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg.lapack
-from sklearn.model_selection import StratifiedKFold
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import iklr_inner
@@ -51,6 +50,7 @@ from kreinbench.methods.base import (
 )
 from kreinbench.methods.logistic import KernelLogisticMixin, LogisticKernelLoss
 from kreinbench.methods.iklr_inner import Point, Subproblem
+from kreinbench.selection import stratified_folds
 from kreinbench.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
 
 log = logging.getLogger(__name__)
@@ -404,85 +404,103 @@ class IKLR(KernelLogisticMixin):
                     break
         self.alpha_, self.intercept_, self.n_iter_, self.n_matvecs_ = pt.alpha, float(pt.b), k, matvecs
         self.stationarity_ = grad_norm / g0
-        if self.diverged_:
-            return
+        if not self.diverged_:
+            self._warn_if_not_stationary(p, exact)
+
+    def _warn_if_not_stationary(self, p: dict, exact: bool) -> None:
+        """The ConvergenceWarning of a fit that ended (without running away) far from stationarity."""
+        k = self.n_iter_
         if exact and self.stationarity_ > p["eps"]:
             warnings.warn(f"IKLR {p['solver']} stopped after {k} outer iterations at relative stationarity "
-                          f"{self.stationarity_:.3g} > eps={p['eps']:g}", ConvergenceWarning, stacklevel=3)
+                          f"{self.stationarity_:.3g} > eps={p['eps']:g}", ConvergenceWarning, stacklevel=4)
         elif not exact and k == p["max_outer"] and self.stationarity_ > INEXACT_FAR:
             # The paper's fixed k_max is its stopping rule, so this is how the method ends; the
             # warning says how far from a stationary point that leaves the fit.
             warnings.warn(f"IKLR {p['solver']} reached max_outer={k} at relative stationarity "
                           f"||grad f|| / ||grad f(alpha0)|| = {self.stationarity_:.3g}, far from a stationary "
                           "point; raise max_outer, or use solver='cccp-lbfgs' for a converged fit",
-                          ConvergenceWarning, stacklevel=3)
+                          ConvergenceWarning, stacklevel=4)
+
+
+    # -- cross-validation -------------------------------------------------------------------
+    def lambda_path_scores(self, K, y, folds, lams, *, seconds: dict | None = None) -> np.ndarray:
+        """Validation accuracies (n_lams × n_folds) of this estimator with each λ of ``lams`` on
+        each (train, validation) index pair of ``folds``, fitted on slices of ``K``.
+
+        The scores of the separate fits (:func:`kreinbench.selection.cross_validate` with
+        ``paths=False``), but the spectral step is shared: one Cholesky factorization of K
+        certifies every fold kernel positive definite at once (a principal submatrix of a
+        positive definite matrix is one), leaving each fold only its μ_max (Lanczos); otherwise
+        each fold's partial spectrum is computed once and serves every λ (τ and K₋ do not depend
+        on λ).  For CCICP-GD the fits of one fold run in lock step
+        (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`): the same iterates, with the
+        kernel products of all λ batched into one matrix product per step, which reads the fold
+        kernel once for all of them.  Warm starts in λ are not used: CCICP-GD runs its k_max outer
+        iterations whatever the start (the inner |ΔF_k| ≤ ε = 1 test ends every inner loop after
+        one step), so a warm start would change the fit, not its cost.  ``seconds``, when given,
+        receives the wall time of each part (``certificate``, ``slices``, ``spectral``, ``fits``,
+        ``scoring``).
+        """
+        p0 = self._validated()
+        K, _, _ = check_train_kernel(K, y)
+        y = np.asarray(y)
+        seconds = {} if seconds is None else seconds
+        seconds.update(dict.fromkeys(("certificate", "slices", "spectral", "fits", "scoring"), 0.0))
+        clock = time.perf_counter()
+
+        def lap(part):
+            nonlocal clock
+            now = time.perf_counter()
+            seconds[part] += now - clock
+            clock = now
+
+        certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
+        lap("certificate")
+        lockstep = p0["inner"] == "gd" and p0["stop"] == "objective"
+        scores = np.empty((len(lams), len(folds)))
+        for j, (tr, va) in enumerate(folds):
+            K_tr, K_va = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
+            K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
+            lap("slices")
+            spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)
+            lap("spectral")
+            ests = [IKLR(**{**self.get_params(), "lam": lam}) for lam in lams]
+            for est in ests:
+                est.classes_ = fold_classes
+            if lockstep:
+                _fit_lockstep(ests, K_tr, y_tr, spectral)
+            else:
+                for est in ests:
+                    est._fit(K_tr, y_tr, spectral, est._validated())
+            lap("fits")
+            for i, est in enumerate(ests):
+                scores[i, j] = est.score(K_va, y[va])
+            lap("scoring")
+        return scores
 
 
 def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **params) -> dict:
-    """Stratified k-fold CV of IKLR over a λ grid on slices of the cached kernel ``K``.
-
-    The folds and fold fits are those of :func:`kreinbench.selection.cross_validate` with the grid
-    ``{"lam": lams}`` (same seed, same scores), but the spectral step is shared: one Cholesky
-    factorization of K certifies every fold kernel positive definite at once (a principal
-    submatrix of a positive definite matrix is one), leaving each fold only its μ_max (Lanczos);
-    otherwise each fold's partial spectrum is computed once and serves every λ.  For CCICP-GD the
-    fits of one fold run in lock step (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`):
-    the same iterates, with the kernel products of all λ batched into one matrix product per step,
-    which reads the fold kernel once for all of them.  Warm starts in
-    λ are not used: CCICP-GD runs its k_max outer iterations whatever the start (the inner
-    |ΔF_k| ≤ ε = 1 test ends every inner loop after one step), so a warm start would change the
-    fit, not its cost.
+    """Stratified k-fold CV of IKLR over a λ grid on slices of the cached kernel ``K``, by
+    :meth:`IKLR.lambda_path_scores` on the folds of :func:`kreinbench.selection.cross_validate`.
 
     Returns ``{"lams", "fold_scores" (n_lams × n_folds accuracies), "cv_accuracy", "best_lam",
     "classes", "seconds"}``, the last the wall time of each part: ``certificate`` (the Cholesky of
     K), ``slices``, ``spectral`` (the folds' spectral steps), ``fits`` and ``scoring``.
     """
-    base = IKLR(**params)
-    p0 = base._validated()
-    K, y_pm, classes = check_train_kernel(K, y)
-    y = np.asarray(y)
-    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed % 2**32).split(np.zeros(y.size), y)
-    seconds = dict.fromkeys(("certificate", "slices", "spectral", "fits", "scoring"), 0.0)
-    clock = time.perf_counter()
-
-    def lap(part):
-        nonlocal clock
-        now = time.perf_counter()
-        seconds[part] += now - clock
-        clock = now
-
-    certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
-    lap("certificate")
-    lockstep = p0["inner"] == "gd" and p0["stop"] == "objective"
-    scores = np.empty((len(lams), n_folds))
-    for j, (tr, va) in enumerate(folds):
-        K_tr, K_va = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
-        K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
-        lap("slices")
-        spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)
-        lap("spectral")
-        ests = [IKLR(**{**base.get_params(), "lam": lam}) for lam in lams]
-        for est in ests:
-            est.classes_ = fold_classes
-        if lockstep:
-            _fit_lockstep(ests, K_tr, y_tr, spectral)
-        else:
-            for est in ests:
-                est._fit(K_tr, y_tr, spectral, est._validated())
-        lap("fits")
-        for i, est in enumerate(ests):
-            scores[i, j] = est.score(K_va, y[va])
-        lap("scoring")
+    seconds = {}
+    scores = IKLR(**params).lambda_path_scores(K, y, stratified_folds(np.asarray(y), n_folds, seed), lams,
+                                               seconds=seconds)
     mean = scores.mean(axis=1)
     return {"lams": list(lams), "fold_scores": scores, "cv_accuracy": mean, "best_lam": lams[int(np.argmax(mean))],
-            "classes": classes, "seconds": seconds}
+            "classes": np.unique(y), "seconds": seconds}
 
 
 def _fit_lockstep(ests: list, K, y_pm, spectral: SpectralData) -> None:
     """Fit CCICP-GD estimators that differ only in λ on one kernel, in lock step.
 
-    Each gets ``alpha_``, ``intercept_``, ``n_iter_``, ``diverged_`` and, as ``n_matvecs_``, the lock
-    step's total (the sum over the separate fits); no ``history_``.
+    Each gets ``alpha_``, ``intercept_``, ``n_iter_``, ``diverged_``, ``stationarity_`` and, as
+    ``n_matvecs_``, the lock step's total (the sum over the separate fits); no ``history_``.  The
+    warnings are those of the separate fits (in the runaway's, without its objective value).
     """
     params = [est._validated() for est in ests]
     for est, p in zip(ests, params):  # τ, hence K₋, does not depend on λ: any estimator's K₋ serves
@@ -497,3 +515,10 @@ def _fit_lockstep(ests: list, K, y_pm, spectral: SpectralData) -> None:
     for i, est in enumerate(ests):
         est.alpha_, est.intercept_ = out["alpha"][:, i].copy(), float(out["b"][i])
         est.n_iter_, est.diverged_, est.n_matvecs_ = int(out["n_iter"][i]), bool(out["diverged"][i]), out["matvecs"]
+        est.stationarity_ = float(out["stationarity"][i])
+        if est.diverged_:
+            warnings.warn(f"IKLR iterates ran away at outer iteration {est.n_iter_}: ||alpha|| exceeds "
+                          f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {radius[i]:.3g} (lam = {est.lam:g}), beyond "
+                          "any stationary point", RunawayWarning, stacklevel=3)
+        else:
+            est._warn_if_not_stationary(params[i], exact=False)

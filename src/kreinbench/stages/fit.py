@@ -41,6 +41,16 @@ def seeded(estimator_cls, fixed: dict, seed: int) -> dict:
     return {**fixed, "random_state": seed % 2**32}
 
 
+def read_finite_kernel(path: str, part: str, instance: str) -> np.ndarray:
+    """The ``part`` ("train" or "test") kernel of a cache file, checked finite (in row blocks:
+    no n x n boolean temporary)."""
+    K, _ = cache.read_kernel_part(path, part, {"instance": instance})
+    rows = block_rows(K.shape[1])
+    if not all(np.isfinite(K[i:i + rows]).all() for i in range(0, K.shape[0], rows)):
+        raise KreinbenchError(f"{part} kernel of HDF5 file {path!r} contains NaN or infinite entries")
+    return K
+
+
 def tuned_selection(record_path: str, dataset: str, rep: int, seed: int) -> SelectionResult:
     """The kernel instance and parameters another method's CV chose on the same split (config key
     ``tuned_by``; e.g. DANK with SVM-CV's σ and C when its own grid search is too expensive)."""
@@ -62,16 +72,13 @@ def fit(snakemake) -> None:
     fixed = seeded(estimator_cls, fixed, seed)
 
     tuned = tuned_selection(snakemake.input.tuned_by, dataset, rep, seed) if spec.get("tuned_by") else None
-    kernels, tests = {}, {}
-    for path in snakemake.input.kernels:
-        instance = path.rsplit("/", 1)[1].removesuffix(".h5")
-        if tuned is not None and instance != tuned.best_instance:
-            continue  # the other method's CV chose the kernel: only its instance is read
-        kernels[instance], tests[instance], _ = cache.read_kernel(path, {"instance": instance})
-        for name, K in (("train", kernels[instance]), ("test", tests[instance])):
-            rows = block_rows(K.shape[1])  # in row blocks: no n x n boolean temporary
-            if not all(np.isfinite(K[i:i + rows]).all() for i in range(0, K.shape[0], rows)):
-                raise KreinbenchError(f"{name} kernel of HDF5 file {path!r} contains NaN or infinite entries")
+    # The train kernels of every instance for CV (only the chosen one when another method's CV chose
+    # it); the test kernel of the chosen one only, read after the final fit, so that no test kernel
+    # is held while the fits allocate (peak memory).
+    paths = {path.rsplit("/", 1)[1].removesuffix(".h5"): path for path in snakemake.input.kernels}
+    if tuned is not None:
+        paths = {tuned.best_instance: paths[tuned.best_instance]}
+    kernels = {instance: read_finite_kernel(path, "train", instance) for instance, path in paths.items()}
 
     def make(params):
         return estimator_cls(**fixed, **params)
@@ -114,8 +121,9 @@ def fit(snakemake) -> None:
         train_time = time.perf_counter() - start
     for w in caught:
         log.warning("%s: %s", w.category.__name__, w.message)
+    K_test = read_finite_kernel(paths[best], "test", best)
     start = time.perf_counter()
-    accuracy = estimator.score(tests[best], split.y_test, *test_features)
+    accuracy = estimator.score(K_test, split.y_test, *test_features)
     test_time = time.perf_counter() - start
     # The fitted model on its own training points (DANK Table 1 prints it beside the test accuracy).
     train_accuracy = estimator.score(kernels[best], split.y_train, *features)

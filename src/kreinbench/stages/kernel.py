@@ -29,7 +29,7 @@ def kernel(snakemake) -> None:
 
 
 def spectrum(snakemake) -> None:
-    K_train, _, attrs = cache.read_kernel(snakemake.input.kernel, {"instance": snakemake.wildcards.instance})
+    K_train, attrs = cache.read_kernel_part(snakemake.input.kernel, "train", {"instance": snakemake.wildcards.instance})
     # Checked here too, so that the error names the file (compute_spectrum does not know it).
     check_symmetric_kernel(K_train, f"train kernel of HDF5 file {snakemake.input.kernel!r}")
     kind = snakemake.params.kind

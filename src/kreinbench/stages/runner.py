@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import resource
 import traceback
+from pathlib import Path
 from typing import Callable
 
 from threadpoolctl import threadpool_limits
@@ -21,9 +23,30 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
     logging.captureWarnings(True)
+    # The process's peak RSS, exact (the kernel's high-water mark), after the imports and at the
+    # end: Snakemake's benchmark max_rss samples once a second, then every 30 s, and misses short
+    # peaks (kreinbench.pipeline_bench reads this line).
+    after_imports = peak_rss_mib()
     try:
         with threadpool_limits(limits=max(1, int(snakemake.threads))):
             stage(snakemake)
     except Exception:
         logging.getLogger("kreinbench").error("stage failed:\n%s", traceback.format_exc())
         raise
+    logging.getLogger("kreinbench").info(PEAK_RSS_FORMAT, peak_rss_mib(), after_imports)
+
+
+PEAK_RSS_FORMAT = "peak RSS %.1f MiB (%.1f MiB after imports)"
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident set size so far, MiB: VmHWM of its address space, which starts
+    afresh at exec.  (``ru_maxrss`` does not: it keeps the high-water mark of the Snakemake process
+    the job was forked from.)  ``ru_maxrss`` only where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux

@@ -1,0 +1,150 @@
+"""Peak memory per rule and the split of a run's wall time, from Snakemake's ``benchmark:`` files.
+
+Every rule writes ``logs/benchmark/<rule>/<wildcards>.tsv`` (wall seconds ``s``, ``max_rss`` in MB,
+``cpu_time``, …; Snakemake's format).  :func:`job_table` reads them all, with the bytes of the
+kernels each job holds (n_train² + n_test·n_train doubles of every kernel file it reads or
+writes); :func:`memory_by_rule` gives max_rss / kernel bytes per rule, raw and above the
+interpreter's own RSS after its imports; :func:`overhead_split` splits the run's wall time
+(Snakemake's log timestamps) into compute, Python start + imports, kernel I/O and scheduling.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pandas as pd
+
+from kreinbench import cache, plan
+from kreinbench.errors import KreinbenchError
+
+MB = 2**20
+# Snakemake's benchmark files give max_rss in MB (2^20 bytes, from psutil's bytes / 1024²).
+PEAK_RSS = re.compile(r"peak RSS ([\d.]+) MiB \(([\d.]+) MiB after imports\)")
+TIMESTAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
+
+
+def kernel_file_bytes(path: str | Path) -> int:
+    """Bytes of the train and test kernels in a kernel cache file, from their shapes (not read)."""
+    with h5py.File(path, "r") as h5:
+        return sum(int(np.prod(h5[name].shape)) * h5[name].dtype.itemsize for name in ("K_train", "K_test"))
+
+
+def job_kernel_files(config: dict, rule: str, job: str) -> list[str]:
+    """The kernel cache files a job of ``rule`` holds in memory (``job``: its benchmark path
+    below the rule, e.g. ``sonar/rep0/tl1`` or ``sonar/ccicp-gd/rep0``); [] for other rules."""
+    if rule in ("kernel", "spectrum"):
+        return [f"results/kernels/{job}.h5"]
+    if rule == "fit":
+        dataset, method, rep = job.split("/")
+        return list(plan.fit_inputs(config, dataset, method, int(rep.removeprefix("rep")))["kernels"])
+    return []
+
+
+def logged_peak_rss(log: Path) -> tuple[float, float]:
+    """(peak RSS, RSS after imports) in bytes from a job's log (kreinbench.stages.runner), NaN if absent."""
+    text = log.read_text() if log.exists() else ""
+    found = PEAK_RSS.findall(text)
+    return (float(found[-1][0]) * MB, float(found[-1][1]) * MB) if found else (np.nan, np.nan)
+
+
+def job_table(workdir: str | Path, config: dict) -> pd.DataFrame:
+    """One row per benchmark file under ``workdir/logs/benchmark``: rule, job, seconds, cpu
+    seconds, Snakemake's sampled max_rss, the exact ``peak_rss`` and ``startup_rss`` (after the
+    imports) the job logged (bytes), and the kernel bytes of the job (NaN for rules without one)."""
+    workdir = Path(workdir)
+    root = workdir / "logs" / "benchmark"
+    rows = []
+    for tsv in sorted(root.rglob("*.tsv")):
+        rel = tsv.relative_to(root).with_suffix("")
+        rule, job = rel.parts[0], "/".join(rel.parts[1:])
+        record = pd.read_csv(tsv, sep="\t").iloc[-1]  # a rerun appends nothing: the file is rewritten
+        files = job_kernel_files(config, rule, job)
+        peak, startup = logged_peak_rss(workdir / "logs" / f"{rel}.log")
+        rows.append({"rule": rule, "job": job, "s": float(record["s"]), "cpu_time": float(record["cpu_time"]),
+                     "max_rss": float(record["max_rss"]) * MB, "peak_rss": peak, "startup_rss": startup,
+                     "mean_load": float(record["mean_load"]),
+                     "kernel_bytes": float(sum(kernel_file_bytes(workdir / f) for f in files)) if files else np.nan})
+    if not rows:
+        raise KreinbenchError(f"no Snakemake benchmark files under {str(root)!r}: run the workflow there first")
+    return pd.DataFrame(rows)
+
+
+def memory_by_rule(jobs: pd.DataFrame) -> pd.DataFrame:
+    """Per rule: jobs, the largest peak RSS, the largest kernel bytes, and the worst job's peak
+    RSS / kernel bytes, raw and net of the job's RSS after its imports (the interpreter, numpy,
+    scipy, h5py…, before any data).  The peak is the job's logged one, else Snakemake's max_rss."""
+    jobs = jobs.assign(peak=jobs.peak_rss.fillna(jobs.max_rss))
+    rows = []
+    for rule, group in jobs.groupby("rule", sort=True):
+        held = group[group.kernel_bytes > 0]
+        raw = held.peak / held.kernel_bytes
+        net = (held.peak - held.startup_rss) / held.kernel_bytes
+        worst = net.idxmax() if net.notna().any() else None
+        rows.append({"rule": rule, "jobs": len(group), "peak_rss_MB": group.peak.max() / MB,
+                     "startup_rss_MB": group.startup_rss.max() / MB, "sampled_max_rss_MB": group.max_rss.max() / MB,
+                     "max_kernel_MB": held.kernel_bytes.max() / MB if len(held) else np.nan,
+                     "ratio_raw": raw.max() if len(held) else np.nan, "ratio_net": net.max() if worst is not None else np.nan,
+                     "worst_job": group.job[worst] if worst is not None else ""})
+    return pd.DataFrame(rows)
+
+
+def startup_cost(script: str | Path, python: str = sys.executable, repeats: int = 3) -> tuple[float, float]:
+    """(median seconds, max RSS bytes) of a fresh interpreter that imports what a rule's
+    Snakemake script imports (its ``import``/``from`` lines, after snakemake.script, which every
+    script job loads to unpickle its ``snakemake`` object): a job's start-up before any work."""
+    imports = [line for line in Path(script).read_text().splitlines() if line.startswith(("import ", "from "))]
+    code = "\n".join(["import snakemake.script", *imports, "import resource",
+                      "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"])
+    times, rss = [], 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = subprocess.run([python, "-c", code], check=True, capture_output=True, text=True).stdout
+        times.append(time.perf_counter() - start)
+        rss = max(rss, float(out.split()[-1]) * 1024)  # ru_maxrss is in KiB on Linux
+    return float(np.median(times)), rss
+
+
+def log_wall_seconds(log: str | Path) -> float:
+    """Seconds between the first and the last timestamp line of a Snakemake log."""
+    stamps = [datetime.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")
+              for line in Path(log).read_text().splitlines() if (m := TIMESTAMP.match(line.strip()))]
+    if len(stamps) < 2:
+        raise KreinbenchError(f"Snakemake log {str(log)!r} has fewer than two timestamps")
+    return (stamps[-1] - stamps[0]).total_seconds()
+
+
+def kernel_read_seconds(workdir: str | Path, jobs: pd.DataFrame, config: dict) -> float:
+    """Seconds to read, once more, every kernel file each job read (fit and spectrum jobs read
+    theirs; kernel jobs write theirs, timed as a read too): the run's kernel I/O, roughly."""
+    workdir = Path(workdir)
+    total = 0.0
+    for row in jobs.itertuples():
+        for f in job_kernel_files(config, row.rule, row.job):
+            start = time.perf_counter()
+            cache.read_kernel(workdir / f)
+            total += time.perf_counter() - start
+    return total
+
+
+def overhead_split(jobs: pd.DataFrame, *, wall: float, cores: int, startup: dict[str, float], io: float) -> dict:
+    """The run's wall time split into compute, Python start + imports, kernel I/O and scheduling.
+
+    Busy core-seconds are the sum of the jobs' wall seconds; of those, each job's start-up
+    (``startup[rule]``: a fresh interpreter importing the rule's modules) and ``io`` are
+    overhead, the rest compute.  Scheduling is what the cores did not spend in jobs:
+    wall − busy / cores.  All in wall seconds of the whole run (core-seconds / cores).
+    """
+    busy = float(jobs.s.sum())
+    start = float(sum(startup.get(rule, np.nan) for rule in jobs.rule))
+    parts = {"compute": (busy - start - io) / cores, "python_start": start / cores, "io": io / cores,
+             "scheduling": wall - busy / cores}
+    overhead = parts["python_start"] + parts["io"] + parts["scheduling"]
+    return {"wall": wall, "cores": cores, "jobs": len(jobs), **parts, "overhead": overhead,
+            "overhead_share_of_compute": overhead / parts["compute"] if parts["compute"] > 0 else np.inf}

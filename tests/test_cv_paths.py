@@ -1,0 +1,72 @@
+"""CV over a λ grid by the estimators' λ paths (kreinbench.selection.cross_validate): the scores
+of the separate fits, with the shared work done once."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from kreinbench.methods import IKLR, KLR, ConvergenceWarning, SpectrumKLR
+from kreinbench.methods.base import check_train_kernel
+from kreinbench.methods.iklr import _fit_lockstep
+from kreinbench.selection import cross_validate, lambda_path
+
+LAMS = [1e-3, 0.1, 1.0, 10.0]
+
+
+def both(make, K, y, grid=None):
+    grid = grid or {"lam": LAMS}
+    path = cross_validate(make, {"k": K}, y, grid, n_folds=3, seed=7)
+    plain = cross_validate(make, {"k": K}, y, grid, n_folds=3, seed=7, paths=False)
+    return path, plain
+
+
+@pytest.mark.parametrize("make", [
+    lambda p: KLR(**p),
+    lambda p: SpectrumKLR(transform="flip", **p),
+    lambda p: SpectrumKLR(transform="clip", test_kernel="projected", **p),
+    lambda p: IKLR(solver="ccicp-gd", **p),
+    lambda p: IKLR(solver="ccicp-sgd", random_state=3, **p),
+], ids=["klr", "flip", "clip-projected", "ccicp-gd", "ccicp-sgd"])
+def test_lambda_path_gives_the_scores_and_warnings_of_separate_fits(tl1_monk2, make):
+    K, _, y, _ = tl1_monk2
+    path, plain = both(make, K, y)
+    assert [r["cv_accuracy"] for r in path.scores] == [r["cv_accuracy"] for r in plain.scores]
+    assert [r["cv_std"] for r in path.scores] == [r["cv_std"] for r in plain.scores]
+    assert (path.best_params, path.n_warnings) == (plain.best_params, plain.n_warnings)
+
+
+def test_grids_beyond_lambda_and_feature_estimators_use_separate_fits():
+    assert lambda_path(lambda p: KLR(**p), {"lam": LAMS}) is not None
+    assert lambda_path(lambda p: KLR(**p), {"lam": LAMS, "tol": [1e-8]}) is None
+    assert lambda_path(lambda p: IKLR(**p), {"eps": [1.0]}) is None
+
+
+def test_klr_warm_start_reaches_the_cold_solution_in_fewer_newton_steps(rbf_heart):
+    K, _, y, _ = rbf_heart
+    K, y_pm, _ = check_train_kernel(K, y)
+    cold = [KLR(lam=lam)._newton(K, y_pm) for lam in LAMS[::-1]]
+    warm, start = [], None
+    for lam in LAMS[::-1]:
+        warm.append(KLR(lam=lam)._newton(K, y_pm, start))
+        start = (warm[-1].alpha_, warm[-1].intercept_)
+    for c, w in zip(cold, warm):
+        np.testing.assert_allclose(w.alpha_, c.alpha_, rtol=1e-6, atol=1e-8 * np.abs(c.alpha_).max())
+        assert w.stationarity_ <= 1e-10  # relative to ‖∇f(0, 0)‖, as the cold fit's
+    assert sum(w.n_iter_ for w in warm) < sum(c.n_iter_ for c in cold)
+
+
+def test_lockstep_reports_the_separate_fits_stationarity_and_warnings(tl1_monk2):
+    K, _, y, _ = tl1_monk2
+    with warnings.catch_warnings(record=True) as caught_separate:
+        warnings.simplefilter("always")
+        separate = [IKLR(lam=lam).fit(K, y) for lam in LAMS]
+    ests = [IKLR(lam=lam) for lam in LAMS]
+    K_checked, y_pm, _ = check_train_kernel(K, y)
+    with warnings.catch_warnings(record=True) as caught_lockstep:
+        warnings.simplefilter("always")
+        _fit_lockstep(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None))
+    for one, batched in zip(separate, ests):
+        assert batched.stationarity_ == pytest.approx(one.stationarity_, rel=1e-8)
+    assert [w.category for w in caught_lockstep] == [w.category for w in caught_separate]
+    assert any(issubclass(w.category, ConvergenceWarning) for w in caught_lockstep)

@@ -1,0 +1,66 @@
+"""kreinbench.pipeline_bench on a hand-made run directory: benchmark files, kernels, a Snakemake log."""
+
+import numpy as np
+import pytest
+
+from kreinbench import cache, pipeline_bench
+from kreinbench.errors import KreinbenchError
+from kreinbench.stages.runner import PEAK_RSS_FORMAT
+
+HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+CONFIG = {"datasets": ["sonar"], "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}},
+          "methods": {"m": {"estimator": "KLR", "kernel": "tl1", "grid": {"lam": [1.0]}}}, "repetitions": 1}
+
+
+def bench_file(root, rel, s, rss_mb, cpu, logged=None):
+    path = root / "logs" / "benchmark" / f"{rel}.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(HEADER + f"{s}\t0:00:01\t{rss_mb}\t1\t1\t1\t0\t0\t1.0\t{cpu}\n")
+    if logged:  # the line kreinbench.stages.runner writes at the end of a job
+        log = root / "logs" / f"{rel}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("... INFO kreinbench: " + PEAK_RSS_FORMAT % logged + "\n")
+
+
+@pytest.fixture
+def run_dir(tmp_path, monkeypatch):
+    cache.write_kernel(tmp_path / "results/kernels/sonar/rep0/tl1.h5", np.eye(100), np.ones((50, 100)), {})
+    bench_file(tmp_path, "kernel/sonar/rep0/tl1", 2.0, 150.0, 1.5)
+    bench_file(tmp_path, "fit/sonar/m/rep0", 6.0, 151.0, 5.0, logged=(152.0, 150.0))
+    bench_file(tmp_path, "table/table", 2.0, 90.0, 1.0)
+    monkeypatch.setattr(pipeline_bench.plan, "fit_inputs",
+                        lambda config, d, m, rep: {"kernels": [f"results/kernels/{d}/rep{rep}/tl1.h5"]})
+    return tmp_path
+
+
+def test_jobs_memory_and_overhead(run_dir):
+    jobs = pipeline_bench.job_table(run_dir, CONFIG)
+    assert sorted(zip(jobs.rule, jobs.job)) == [("fit", "sonar/m/rep0"), ("kernel", "sonar/rep0/tl1"), ("table", "table")]
+    kb = (100 * 100 + 50 * 100) * 8
+    assert jobs.set_index("rule").kernel_bytes.fillna(-1).to_dict() == {"fit": kb, "kernel": kb, "table": -1}
+    memory = pipeline_bench.memory_by_rule(jobs).set_index("rule")
+    # The fit's logged peak (152 MiB, 150 after imports) beats Snakemake's sampled 151 MiB.
+    assert memory.loc["fit", "ratio_net"] == pytest.approx(2 * 2**20 / kb)
+    assert memory.loc["fit", "ratio_raw"] == pytest.approx(152 * 2**20 / kb)
+    # Without a logged peak: the sampled max_rss, and no net ratio.
+    assert memory.loc["kernel", "ratio_raw"] == pytest.approx(150 * 2**20 / kb)
+    assert np.isnan(memory.loc["kernel", "ratio_net"])
+    assert np.isnan(memory.loc["table", "ratio_raw"])
+    split = pipeline_bench.overhead_split(jobs, wall=8.0, cores=2, startup={"fit": 1.0, "kernel": 1.0, "table": 1.0}, io=0.0)
+    # 10 busy core-seconds on 2 cores in 8 s: 3 s of scheduling; 3 of the 10 are start-ups.
+    assert (split["compute"], split["python_start"], split["scheduling"]) == (3.5, 1.5, 3.0)
+    assert split["overhead_share_of_compute"] == pytest.approx(4.5 / 3.5)
+
+
+def test_wall_seconds_from_log_timestamps(tmp_path):
+    log = tmp_path / "run.snakemake.log"
+    log.write_text("Building DAG\n[Mon Nov 23 11:27:44 2026]\nrule fetch:\n[Mon Nov 23 11:29:04 2026]\nFinished\n")
+    assert pipeline_bench.log_wall_seconds(log) == 80.0
+    log.write_text("nothing\n")
+    with pytest.raises(KreinbenchError, match="fewer than two timestamps"):
+        pipeline_bench.log_wall_seconds(log)
+
+
+def test_no_benchmark_files_is_an_error_naming_the_directory(tmp_path):
+    with pytest.raises(KreinbenchError, match="no Snakemake benchmark files"):
+        pipeline_bench.job_table(tmp_path, CONFIG)
