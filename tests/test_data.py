@@ -287,6 +287,24 @@ def test_separate_labels_file_and_head_rows(tmp_path):
     np.testing.assert_array_equal(data.y, [1, -1, 1, -1])
 
 
+def test_drop_lines_removes_the_listed_records_and_rejects_lines_that_are_no_rows(tmp_path):
+    (tmp_path / "f.csv").write_text("# header comment\n1,2,1\n3,4000,-1\n5,6,1\n7,8,-1\n")
+
+    def entry(drop):
+        return {"task": "binary", "source": {"type": "url", "files": [
+            {"name": "f.csv", "drop_lines": drop, "sha256": None, "urls": ["u"]}]},
+            "parser": {"format": "delimited", "delimiter": ",", "skip_rows": 1},
+            "label": {"column": -1, "positive": ["1"], "negative": ["-1"]}, "split": {"protocol": "random"}}
+
+    data = parse_dataset(spec_from_entry("toy", entry([3])), tmp_path)
+    np.testing.assert_array_equal(data.X, [[1, 2], [5, 6], [7, 8]])
+    np.testing.assert_array_equal(data.y, [1, 1, -1])
+    with pytest.raises(DataError, match=r"dataset 'toy', file .*f.csv.*: drop_lines \[1, 9\] are not data rows"):
+        parse_dataset(spec_from_entry("toy", entry([1, 3, 9])), tmp_path)
+    with pytest.raises(DataError, match="drop_lines must be a list of 1-based line numbers"):
+        spec_from_entry("toy", entry([0]))
+
+
 def test_other_classes_dropped_or_rejected_and_multiclass_codes(tmp_path):
     (tmp_path / "digits.csv").write_text("0,3\n1,5\n2,7\n3,3\n4,5\n")
     csv = {"format": "delimited", "delimiter": ","}

@@ -169,7 +169,7 @@ SHAPES = {
     "diabetic": (1151, 19), "fertility": (100, 9), "sonar-uci": (208, 60), "spect": (267, 22),
     "haberman": (306, 3), "heart-uci": (270, 13), "ionosphere-uci": (351, 33), "monks1": (556, 6),
     "monks2": (601, 6), "monks3": (554, 6), "splice-uci": (3188, 60), "transfusion": (748, 4),
-    "eeg": (14980, 14), "ijcnn1-tr": (35000, 22), "ijcnn1": (141691, 22), "svmguide1": (7089, 4),
+    "eeg": (14976, 14), "ijcnn1-tr": (35000, 22), "ijcnn1": (141691, 22), "svmguide1": (7089, 4),
     "madelon": (2600, 500), "pima": (768, 8), "glass": (214, 9), "wine": (178, 13), "bodyfat": (252, 14),
     "cpusmall": (8192, 12), "housing": (506, 13), "mpg": (392, 7),
 }

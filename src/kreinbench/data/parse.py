@@ -342,6 +342,15 @@ def _map_labels(spec: DatasetSpec, table: _RawTable, where: str) -> tuple[np.nda
     return y, keep
 
 
+def _dropped_lines(table: _RawTable, raw: RawFile, where: str) -> np.ndarray:
+    """Mask of the rows on the file's ``drop_lines`` (registry file option: corrupt records)."""
+    dropped = np.isin(table.lines, raw.drop_lines)
+    missing = sorted(set(raw.drop_lines) - set(table.lines))
+    if missing:
+        raise DataError(f"{where}: drop_lines {missing} are not data rows of the file")
+    return dropped
+
+
 def parse_dataset(spec: DatasetSpec, raw_dir: str | Path, files: list[str] | None = None) -> ParsedData:
     """Parse every data file of ``spec`` found in ``raw_dir`` and stack their rows.
 
@@ -357,6 +366,7 @@ def parse_dataset(spec: DatasetSpec, raw_dir: str | Path, files: list[str] | Non
         where = f"dataset {spec.name!r}, file {str(path)!r}"
         table = _PARSERS[spec.parser["format"]](spec, path, raw, where)
         y, keep = _map_labels(spec, table, where)
+        keep &= ~_dropped_lines(table, raw, where)
         tables.append((table, y, keep, where))
         parts.append(raw.part)
     widths = {t.X.shape[1] for t, *_ in tables}

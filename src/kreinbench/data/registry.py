@@ -29,6 +29,7 @@ class RawFile:
     part: str | None = None
     labels: str | None = None
     head_rows: int | None = None
+    drop_lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class DatasetSpec:
         kind = self.source["type"]
         if kind == "url":
             label_files = {f["labels"] for f in self.source["files"] if f.get("labels")}
-            return [RawFile(f["name"], f.get("part"), f.get("labels"), f.get("head_rows"))
+            return [RawFile(f["name"], f.get("part"), f.get("labels"), f.get("head_rows"), tuple(f.get("drop_lines", ())))
                     for f in self.source["files"] if f["name"] not in label_files]
         if kind == "package":
             return [RawFile(Path(rel).name) for rel in self.source["files"]]
@@ -99,6 +100,9 @@ def _check_url_files(where: str, source: dict[str, Any]) -> None:
             raise DataError(f"{at} ({f['name']!r}) needs 'urls' or a 'mirror' path")
         if f.get("part") is not None:
             _check_choice(at, "part", f["part"], PARTS)
+        drop = f.get("drop_lines", [])
+        if not isinstance(drop, list) or not all(isinstance(n, int) and n >= 1 for n in drop):
+            raise DataError(f"{at} ({f['name']!r}): drop_lines must be a list of 1-based line numbers, got {drop!r}")
         if f.get("labels") is not None and f["labels"] not in names:
             raise DataError(f"{at}: labels file {f['labels']!r} is not among the dataset's files")
 
