@@ -123,6 +123,33 @@ def test_cheap_routes_give_the_eigh_result(eta, psd, tau, monkeypatch):
     np.testing.assert_allclose(fast.penalty(eta, tau), slow.penalty(eta, tau), rtol=1e-9, atol=1e-15)
 
 
+def test_lanczos_warm_start_from_the_previous_evaluation_gives_the_eigh_result(monkeypatch):
+    """Consecutive evaluations on one support: the second Lanczos asks first for rank + 1 pairs,
+    started from the previous eigenvectors, and still gives the dense F."""
+    rng = np.random.default_rng(6)
+    n, eta, tau = 120, 0.3, 0.01
+    X = rng.normal(size=(n, 3))
+    K = gaussian(X, X, sigma=0.7)
+    v = np.where(rng.random(n) < 0.5, -1.0, 1.0) * rng.uniform(0.01, 0.05, n)
+    asked = []
+    eigsh = dank_adaptive.eigsh
+
+    def recording_eigsh(op, k, **kwargs):
+        asked.append(k)
+        return eigsh(op, k=k, **kwargs)
+
+    monkeypatch.setattr(dank_adaptive, "eigsh", recording_eigsh)
+    adaptive_matrix = dank_adaptive.adaptive_matrices(K, eta, tau)
+    first = adaptive_matrix(v)
+    assert first.rank >= 2 and asked[0] == 2
+    asked.clear()
+    v_next = v * (1.0 + 0.01 * rng.uniform(size=n))  # same support
+    second = adaptive_matrix(v_next)
+    assert asked[0] == first.rank + 1
+    reference = dense_F(K, v_next, eta, tau)
+    np.testing.assert_allclose(second.dense(), reference, atol=1e-12 * np.abs(reference).max())
+
+
 def test_gradient_of_h_matches_finite_differences(blobs):
     X, y, _, K, _ = blobs
     rng = np.random.default_rng(1)
