@@ -94,9 +94,8 @@ def test_bad_dank_targets_name_the_key(edit, message):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda c: c["methods"]["dank"].update(tuned_by="nope"), "unknown method 'nope'"),
-    (lambda c: c["methods"]["dank"].update(tuned_by="dank-tau0"), "itself tuned_by"),
+    (lambda c: c["methods"]["dank"].update(tuned_by="dank-tau0"), "itself tuned_by another method without a grid"),
     (lambda c: c["methods"]["dank"].update(kernel="gauss-eeg"), "uses kernel"),
-    (lambda c: c["methods"]["dank"].update(grid={"C": [1.0]}), "has no grid"),
     (lambda c: c["methods"]["dank"]["datasets"].append("eeg"), "not fitted on eeg"),
 ])
 def test_bad_tuned_by_is_refused(edit, message):
@@ -245,12 +244,12 @@ def test_paper_config_at_small_scale_lists_the_targets(workflow_copy, snakemake)
 
 
 def tiny_config() -> dict:
-    """Every DANK target on 60 seeded blobs: one repetition, 2-fold CV over C (15 jobs in all)."""
+    """Every DANK target on 60 seeded blobs: one repetition, 2-fold CV over C."""
     dank = {"estimator": "DANK", "kernel": "gauss", "tuned_by": "svm-cv"}
     return {
         "seed": 1, "repetitions": 1, "cv_folds": 2, "datasets": ["blobs"],
         "dataset_options": {"blobs": {"split": {"max_n": 60}}},
-        "kernels": {"gauss": {"type": "rbf", "convention": "dank", "sigma": [1.0]}},
+        "kernels": {"gauss": {"type": "rbf", "convention": "dank", "sigma": [0.5, 4.0]}},
         "methods": {
             "svm-cv": {"label": "SVM-CV", "estimator": "SVM", "kernel": "gauss", "grid": {"C": [1.0, 8.0]}},
             "dank": {**dank, "label": "DANK", "params": {"tau": 0.01}},
@@ -258,6 +257,7 @@ def tiny_config() -> dict:
             "dank-tau0.1": {**dank, "params": {"tau": 0.1}},
             "dank-eta0.1C2": {**dank, "params": {"eta": "0.1C2"}},
             "dank-1nn": {**dank, "params": {"extension": "knn", "n_neighbors": 1}},
+            "dank-cv": {**dank, "params": {"tau": 0.01}, "grid": {"C": [0.5, 2.0]}},
         },
         "papers": {"dank": {
             "methods": {"svm-cv": "SVM-CV", "dank": "DANK"},
@@ -277,6 +277,10 @@ def test_tiny_run_writes_every_target_from_tuned_fits(run_workflow):
     # DANK took SVM-CV's kernel instance and C, and ran no CV of its own.
     assert dank["tuned_by"] == "svm-cv" and dank["cv_accuracy"] is None and svm["cv_accuracy"] is not None
     assert (dank["kernel_instance"], dank["params"]) == (svm["kernel_instance"], svm["params"])
+    # With a grid of its own: SVM-CV's kernel instance, C by its own CV.
+    dank_cv = json.loads((workdir / "results/fits/blobs/dank-cv/rep1.json").read_text())
+    assert dank_cv["kernel_instance"] == svm["kernel_instance"] and dank_cv["cv_accuracy"] is not None
+    assert dank_cv["params"]["C"] in (0.5, 2.0)
     assert 0.0 <= dank["train_accuracy"] <= 1.0 and dank["rank_F"] >= 1
     table1 = pd.read_csv(workdir / "results/tables/dank_table1.csv")
     ours = table1[table1["dataset"] == "blobs"].set_index("paper_method")

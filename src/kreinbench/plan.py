@@ -156,9 +156,10 @@ def check_config(config: dict) -> None:
 
 
 def check_tuned_by(config: dict, name: str) -> None:
-    """``methods.<name>.tuned_by: <other>`` takes the kernel instance and parameters the other
-    method's CV chose on the same split, so the other must exist, tune by CV itself, use the same
-    kernel and be fitted on every dataset of this one; this one has no grid of its own."""
+    """``methods.<name>.tuned_by: <other>`` takes the kernel instance the other method's CV chose on
+    the same split, and its parameters too unless this one has a grid of its own (then CV over that
+    grid on the chosen instance), so the other must exist, tune by CV itself, use the same kernel
+    and be fitted on every dataset of this one."""
     spec = config["methods"][name]
     other = spec.get("tuned_by")
     if other is None:
@@ -166,14 +167,12 @@ def check_tuned_by(config: dict, name: str) -> None:
     where = f"config methods.{name}.tuned_by"
     if other not in config["methods"]:
         raise KreinbenchError(f"{where}: unknown method {other!r}")
-    if "tuned_by" in config["methods"][other]:
-        raise KreinbenchError(f"{where}: {other!r} is itself tuned_by another method; name the one that runs the CV")
+    if "tuned_by" in config["methods"][other] and "grid" not in config["methods"][other]:
+        raise KreinbenchError(f"{where}: {other!r} is itself tuned_by another method without a grid of its "
+                              "own; name the one that runs the CV")
     if config["methods"][other]["kernel"] != spec["kernel"]:
         raise KreinbenchError(f"{where}: {other!r} uses kernel {config['methods'][other]['kernel']!r}, "
                               f"{name!r} uses {spec['kernel']!r}; the chosen kernel instance must be one of both")
-    if "grid" in spec:
-        raise KreinbenchError(f"config methods.{name}: a method with tuned_by takes its parameters from "
-                              f"{other!r} and has no grid")
     missing = [d for d in method_datasets(config, name) if d not in method_datasets(config, other)]
     if missing:
         raise KreinbenchError(f"{where}: {other!r} is not fitted on {', '.join(missing)}")

@@ -84,7 +84,7 @@ def fit(snakemake) -> None:
         return estimator_cls(**fixed, **params)
 
     start = time.perf_counter()
-    if tuned is not None:
+    if tuned is not None and not spec.get("grid"):
         selection = tuned
         log.info("%s on %s rep %d: %s's CV chose %s %s", method, dataset, rep, spec["tuned_by"],
                  selection.best_instance, selection.best_params)
