@@ -32,6 +32,15 @@ def test_both_solvers_cover_the_same_iterations(heart):
         assert np.isnan(rows.step_norm.iloc[0]) and np.all(rows.step_norm.iloc[1:] > 0)
 
 
+def test_our_solver_ends_at_least_as_high_as_the_papers_two(heart):
+    _, _, _, data = heart
+    final = data.groupby("solver").objective.last()
+    fista = data[data.solver == "fista"]
+    assert fista.iteration.tolist() == list(range(ITERATIONS + 1))
+    assert np.all(np.diff(fista.objective) >= -1e-9 * abs(fista.objective.iloc[-1]))  # monotone
+    assert final["fista"] >= max(final["nesterov"], final["pg"]) - 1e-9 * abs(final["fista"])
+
+
 def test_first_point_and_first_steps_follow_the_paper(heart):
     """α⁽⁰⁾ = 0: F = J_{τ/2}(11ᵀ), H = η(τ/2)² + τη(n − τ/2), ∇h = 1; then eq. (16) and Algorithm 1."""
     K, y, split, data = heart
