@@ -297,7 +297,7 @@ def bad_config(change):
 CONFIG_CASES = {
     "unknown-key": (lambda c: c.update(methds={}), r"Additional properties are not allowed \('methds' was unexpected\)"),
     "wrong-type": (lambda c: c.update(repetitions="two"), r"(?s)'two' is not of type 'integer'.*repetitions"),
-    "unknown-estimator": (lambda c: c["methods"]["klr"].update(estimator="KRR"), r"(?s)'KRR' is not one of.*estimator"),
+    "unknown-estimator": (lambda c: c["methods"]["klr"].update(estimator="KRR"), r"(?s)'KRR' is not valid under any of the given schemas.*\['estimator'\]"),
     "unknown-kernel-type": (lambda c: c["kernels"]["rbf"].update(type="gauss"), r"(?s)'gauss' is not one of.*type"),
     "unknown-kernel-name": (lambda c: c["methods"]["klr"].update(kernel="rbff"),
                             "config methods.klr.kernel: unknown kernel 'rbff'"),

@@ -11,7 +11,7 @@ from typing import Any
 
 from kreinbench.data.registry import dataset_entry, load_registry, spec_from_entry
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods import ESTIMATORS
+from kreinbench.methods import estimator_class
 from kreinbench.spectrum import KINDS, covering_kind
 
 # Kernel parameters that a config may give as a list (a CV grid, one cached kernel per value).
@@ -97,7 +97,7 @@ def spectrum_kind(estimator_cls, params: dict[str, Any]) -> str | None:
 
 def method_spectrum_kind(config: dict, method: str) -> str | None:
     spec = method_spec(config, method)
-    return spectrum_kind(ESTIMATORS[spec["estimator"]], spec.get("params", {}))
+    return spectrum_kind(estimator_class(spec["estimator"]), spec.get("params", {}))
 
 
 def instance_spectrum_kind(config: dict, instance: str) -> str | None:
@@ -142,7 +142,7 @@ def check_config(config: dict) -> None:
         check_tuned_by(config, name)
         # Instantiating validates the parameter names early (a typo fails here, not in job 57).
         try:
-            ESTIMATORS[spec["estimator"]](**spec.get("params", {}))
+            estimator_class(spec["estimator"], f"config methods.{name}.estimator")(**spec.get("params", {}))
         except TypeError as exc:
             raise KreinbenchError(f"config methods.{name}.params: {exc}") from exc
     check_papers(config)

@@ -16,7 +16,7 @@ from kreinbench.atomic import write_text_atomic
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import block_rows
-from kreinbench.methods import ESTIMATORS
+from kreinbench.methods import estimator_class
 from kreinbench.plan import spectrum_kind
 from kreinbench.selection import SelectionResult, cross_validate
 
@@ -65,7 +65,7 @@ def tuned_selection(record_path: str, dataset: str, rep: int, seed: int) -> Sele
 def fit(snakemake) -> None:
     dataset, method, rep = snakemake.wildcards.dataset, snakemake.wildcards.method, int(snakemake.wildcards.rep)
     spec = snakemake.params.method
-    estimator_cls = ESTIMATORS[spec["estimator"]]
+    estimator_cls = estimator_class(spec["estimator"], f"config methods.{method}.estimator")
     fixed = dict(spec.get("params", {}))
     split = read_split(snakemake.input.split)
     seed = int(split.attrs["seed"])
