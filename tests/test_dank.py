@@ -149,6 +149,14 @@ def test_lanczos_warm_start_from_the_previous_evaluation_gives_the_eigh_result(m
     reference = dense_F(K, v_next, eta, tau)
     np.testing.assert_allclose(second.dense(), reference, atol=1e-12 * np.abs(reference).max())
 
+    def broken_eigsh(op, k, **kwargs):  # ARPACK error 3, seen once from a warm start
+        raise dank_adaptive.ArpackError(3)
+
+    monkeypatch.setattr(dank_adaptive, "eigsh", broken_eigsh)
+    third = adaptive_matrix(v)  # the dense eigh takes over
+    reference = dense_F(K, v, eta, tau)
+    np.testing.assert_allclose(third.dense(), reference, atol=1e-12 * np.abs(reference).max())
+
 
 def test_gradient_of_h_matches_finite_differences(blobs):
     X, y, _, K, _ = blobs

@@ -36,7 +36,7 @@ from functools import cached_property
 
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, eigh
-from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
+from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
 
 # Above this size of M, the rank-one route is tried before the full eigh (below it, eigh of M is
 # as cheap as the few matvecs and the bound).
@@ -238,7 +238,7 @@ class AdaptiveMatrix:
         while k <= size // LANCZOS_MAX_SHARE:
             try:
                 lam, Z = eigsh(op, k=k, which="LA", v0=v0, ncv=min(size, max(2 * k + 1, LANCZOS_MIN_NCV)))
-            except ArpackNoConvergence:
+            except ArpackError:  # no convergence, or a breakdown (error 3) from a warm start: eigh decides
                 return None
             if lam.min() <= 0.5 * self.tau:
                 mu = lam - 0.5 * self.tau
