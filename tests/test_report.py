@@ -1,10 +1,15 @@
 """Every figure and table a rule writes is report()-annotated with an existing caption, so
 `snakemake --report report.html` shows it (the rendered report itself: tests/test_pipeline.py)."""
 
+import base64
+import json
 import re
 from pathlib import Path
 
 import pytest
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
@@ -52,3 +57,31 @@ def test_every_figure_and_table_is_in_the_report_with_a_caption(smk, rule, path,
     target = (RULES / caption).resolve()
     assert target.is_file(), f"{smk}: rule {rule}: caption {caption} does not exist"
     assert 2 <= len(target.read_text().strip().splitlines()) <= 8, f"{caption}: keep captions to 2-8 lines"
+
+
+def fake_report(tmp_path, results):
+    """A report.html with Snakemake 9's results script, embedding ``{path: bytes}``."""
+    entries = {path: {"filename": Path(path).name, "caption": "<p>c</p>",
+                      "data_uri": f"data:image/png;charset=utf8;filename=x;base64,{base64.b64encode(data).decode()}"}
+               for path, data in results.items()}
+    html = tmp_path / "report.html"
+    html.write_text(f'<html><script id="results">\n    var results = {json.dumps(entries)};\n    </script></html>')
+    return html
+
+
+def test_report_check_names_missing_and_stale_results(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures/a.png").write_bytes(b"A")
+    (tmp_path / "figures/b.png").write_bytes(b"B")
+    html = fake_report(tmp_path, {"figures/a.png": b"A"})
+    assert report_mismatches(html, tmp_path, ["figures/a.png"]) == []
+    assert report_mismatches(html, tmp_path, ["figures/a.png", "figures/b.png"]) == ["figures/b.png: not in the report"]
+    (tmp_path / "figures/a.png").write_bytes(b"new")
+    assert report_mismatches(html, tmp_path, ["figures/a.png"]) == [
+        "figures/a.png: the report embeds other bytes than the file"]
+
+
+def test_report_check_rejects_a_file_that_is_no_snakemake_report(tmp_path):
+    (tmp_path / "report.html").write_text("<html></html>")
+    with pytest.raises(KreinbenchError, match="no embedded results"):
+        embedded_results(tmp_path / "report.html")
