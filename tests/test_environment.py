@@ -1,5 +1,7 @@
 """kreinbench.environment: the record of software and machine that the report carries."""
 
+from pathlib import Path
+
 import pandas as pd
 
 from kreinbench import environment as env
@@ -30,6 +32,7 @@ def test_record_names_versions_blas_and_machine(tmp_path):
         assert isinstance(facts[key], str) and facts[key], key
     import numpy
     assert facts["numpy"] == numpy.__version__
+    assert facts["kreinbench"].endswith(f"({Path(env.__file__).resolve().parent})")
     assert "openblas" in facts["blas"].lower() or "mkl" in facts["blas"].lower()
     assert facts["memory_total"].endswith("GiB")
     assert not list(path.parent.glob(".*.tmp"))

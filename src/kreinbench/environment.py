@@ -21,14 +21,15 @@ MISSING = "not installed"
 
 
 def package_version(name: str) -> str:
+    if name == "kreinbench":
+        # With PYTHONPATH pointing at a source tree (a worktree), the code that ran need not be the
+        # installed distribution whose metadata gives the version: name where it was imported from.
+        import kreinbench
+
+        return f"{kreinbench.__version__} ({Path(kreinbench.__file__).resolve().parent})"
     try:
         return version(name)
     except PackageNotFoundError:
-        if name == "kreinbench":
-            # A source tree on PYTHONPATH has no distribution metadata; name where it was imported from.
-            import kreinbench
-
-            return f"{kreinbench.__version__} (source tree {Path(kreinbench.__file__).resolve().parent.parent})"
         return MISSING
 
 
