@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from kreinbench import pipeline_bench
+from kreinbench.report_html import report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,6 +91,17 @@ def test_schema_lists_exactly_the_registered_estimators():
 
 def test_every_job_wrote_a_benchmark_file_and_logged_its_peak_memory(finished):
     jobs = pipeline_bench.job_table(finished, TINY_CONFIG)
-    assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "table", "figure"}
+    assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "table", "figure", "environment"}
     assert (jobs.peak_rss >= jobs.startup_rss).all() and (jobs.startup_rss > 0).all()
     assert (jobs[jobs.rule.isin(["kernel", "spectrum", "fit"])].kernel_bytes > 0).all()
+
+
+def test_report_embeds_every_figure_and_table_of_the_run_and_the_environment(finished, snakemake):
+    result = snakemake(finished, "--report", "report.html")
+    assert result.returncode == 0, result.stderr[-3000:]
+    # Everything of the run that belongs in the report (tests/test_report.py: each is annotated).
+    produced = sorted(str(path.relative_to(finished)) for pattern in
+                      ("figures/*.png", "results/tables/*.csv", "results/environment.tsv")
+                      for path in finished.glob(pattern))
+    assert {"figures/convergence.png", "results/tables/accuracy.csv", "results/environment.tsv"} <= set(produced)
+    assert report_mismatches(finished / "report.html", finished, produced) == []

@@ -11,7 +11,13 @@ rule dank_table1:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/dank_table1.csv",
     output:
-        csv="results/tables/dank_table1.csv",
+        csv=report(
+            "results/tables/dank_table1.csv",
+            caption="../report/dank_table1.rst",
+            category="DANK (JMLR)",
+            subcategory="Tables",
+            labels={"item": "Table 1"},
+        ),
         md="results/tables/dank_table1.md",
     log:
         "logs/dank_table1/dank_table1.log",
@@ -30,7 +36,13 @@ rule dank_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/dank_table3.csv",
     output:
-        csv="results/tables/dank_table3.csv",
+        csv=report(
+            "results/tables/dank_table3.csv",
+            caption="../report/dank_table3.rst",
+            category="DANK (JMLR)",
+            subcategory="Tables",
+            labels={"item": "Table 3"},
+        ),
         md="results/tables/dank_table3.md",
     log:
         "logs/dank_table3/dank_table3.log",
@@ -50,7 +62,13 @@ rule dank_fig5:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/dank_table1.csv",
     output:
-        png="figures/dank_fig5.png",
+        png=report(
+            "figures/dank_fig5.png",
+            caption="../report/dank_fig5.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 5"},
+        ),
         pdf="figures/dank_fig5.pdf",
     log:
         "logs/dank_fig5/dank_fig5.log",
@@ -68,7 +86,13 @@ rule dank_fig7:
     input:
         runs="results/records/runs.csv",
     output:
-        png="figures/dank_fig7.png",
+        png=report(
+            "figures/dank_fig7.png",
+            caption="../report/dank_fig7.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 7"},
+        ),
         pdf="figures/dank_fig7.pdf",
     log:
         "logs/dank_fig7/dank_fig7.log",
@@ -86,7 +110,13 @@ rule dank_fig8:
     input:
         runs="results/records/runs.csv",
     output:
-        png="figures/dank_fig8.png",
+        png=report(
+            "figures/dank_fig8.png",
+            caption="../report/dank_fig8.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 8"},
+        ),
         pdf="figures/dank_fig8.pdf",
     log:
         "logs/dank_fig8/dank_fig8.log",

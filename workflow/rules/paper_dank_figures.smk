@@ -36,7 +36,13 @@ rule dank_fig1:
         panels="results/dank_figures/clowns.npz",
         paper="workflow/paper_values/dank_fig2.csv",
     output:
-        png="figures/dank_fig1.png",
+        png=report(
+            "figures/dank_fig1.png",
+            caption="../report/dank_fig1.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 1"},
+        ),
         pdf="figures/dank_fig1.pdf",
     log:
         "logs/dank_fig1/dank_fig1.log",
@@ -53,7 +59,13 @@ rule dank_fig2:
         panels="results/dank_figures/clowns.npz",
         paper="workflow/paper_values/dank_fig2.csv",
     output:
-        png="figures/dank_fig2.png",
+        png=report(
+            "figures/dank_fig2.png",
+            caption="../report/dank_fig2.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 2"},
+        ),
         pdf="figures/dank_fig2.pdf",
     log:
         "logs/dank_fig2/dank_fig2.log",
@@ -69,7 +81,13 @@ rule dank_fig4:
     input:
         split=lambda wildcards: plan.split_path(plan_dank_figures.settings(config, "fig4")["dataset"], 1),
     output:
-        png="figures/dank_fig4.png",
+        png=report(
+            "figures/dank_fig4.png",
+            caption="../report/dank_fig4.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 4"},
+        ),
         pdf="figures/dank_fig4.pdf",
     log:
         "logs/dank_fig4/dank_fig4.log",
@@ -89,8 +107,20 @@ rule dank_fig6:
         manifest=lambda wildcards: plan_dank_figures.manifest(plan_dank_figures.settings(config, "fig6")["dataset"]),
         paper="workflow/paper_values/dank_fig6.csv",
     output:
-        csv="results/tables/dank_fig6.csv",
-        png="figures/dank_fig6.png",
+        csv=report(
+            "results/tables/dank_fig6.csv",
+            caption="../report/dank_fig6_data.rst",
+            category="DANK (JMLR)",
+            subcategory="Tables",
+            labels={"item": "Fig. 6 (plotted values)"},
+        ),
+        png=report(
+            "figures/dank_fig6.png",
+            caption="../report/dank_fig6.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 6"},
+        ),
         pdf="figures/dank_fig6.pdf",
     log:
         "logs/dank_fig6/dank_fig6.log",
@@ -111,8 +141,20 @@ rule dank_fig9:
         manifests=[plan_dank_figures.manifest(d) for d in plan_dank_figures.FIG9_DATASETS],
         paper="workflow/paper_values/dank_fig9.csv",
     output:
-        csv="results/tables/dank_fig9.csv",
-        png="figures/dank_fig9.png",
+        csv=report(
+            "results/tables/dank_fig9.csv",
+            caption="../report/dank_fig9_data.rst",
+            category="DANK (JMLR)",
+            subcategory="Tables",
+            labels={"item": "Fig. 9 (plotted values)"},
+        ),
+        png=report(
+            "figures/dank_fig9.png",
+            caption="../report/dank_fig9.rst",
+            category="DANK (JMLR)",
+            subcategory="Figures",
+            labels={"item": "Fig. 9"},
+        ),
         pdf="figures/dank_fig9.pdf",
     log:
         "logs/dank_fig9/dank_fig9.log",
@@ -151,7 +193,13 @@ rule dank_table4:
         paper="workflow/paper_values/dank_table4.csv",
     output:
         runs="results/records/dank_table4_runs.csv",
-        csv="results/tables/dank_table4.csv",
+        csv=report(
+            "results/tables/dank_table4.csv",
+            caption="../report/dank_table4.rst",
+            category="DANK (JMLR)",
+            subcategory="Tables",
+            labels={"item": "Table 4"},
+        ),
         md="results/tables/dank_table4.md",
     log:
         "logs/dank_table4/dank_table4.log",

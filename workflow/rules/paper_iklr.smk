@@ -16,7 +16,13 @@ rule iklr_table2:
         splits=plan.iklr_table2_splits(config),
         paper="workflow/paper_values/iklr_table2.csv",
     output:
-        csv="results/tables/iklr_table2.csv",
+        csv=report(
+            "results/tables/iklr_table2.csv",
+            caption="../report/iklr_table2.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Tables",
+            labels={"item": "Table II"},
+        ),
         md="results/tables/iklr_table2.md",
     log:
         "logs/iklr_table2/iklr_table2.log",
@@ -35,7 +41,13 @@ rule iklr_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table3.csv",
     output:
-        csv="results/tables/iklr_table3.csv",
+        csv=report(
+            "results/tables/iklr_table3.csv",
+            caption="../report/iklr_table3.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Tables",
+            labels={"item": "Table III"},
+        ),
         md="results/tables/iklr_table3.md",
     log:
         "logs/iklr_table3/iklr_table3.log",
@@ -56,7 +68,13 @@ rule iklr_fig3:
         history="results/records/history.csv",
         runs="results/records/runs.csv",
     output:
-        png="figures/iklr_fig3.png",
+        png=report(
+            "figures/iklr_fig3.png",
+            caption="../report/iklr_fig3.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Figures",
+            labels={"item": "Fig. 3"},
+        ),
         pdf="figures/iklr_fig3.pdf",
     log:
         "logs/iklr_fig3/iklr_fig3.log",
@@ -76,7 +94,13 @@ rule iklr_table7:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table7.csv",
     output:
-        csv="results/tables/iklr_table7.csv",
+        csv=report(
+            "results/tables/iklr_table7.csv",
+            caption="../report/iklr_table7.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Tables",
+            labels={"item": "Table VII"},
+        ),
         md="results/tables/iklr_table7.md",
     log:
         "logs/iklr_table7/iklr_table7.log",
@@ -97,7 +121,13 @@ rule iklr_table6:
         history="results/records/history.csv",
         paper="workflow/paper_values/iklr_table6.csv",
     output:
-        csv="results/tables/iklr_table6.csv",
+        csv=report(
+            "results/tables/iklr_table6.csv",
+            caption="../report/iklr_table6.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Tables",
+            labels={"item": "Table VI"},
+        ),
         md="results/tables/iklr_table6.md",
     log:
         "logs/iklr_table6/iklr_table6.log",
@@ -119,7 +149,13 @@ rule iklr_fig_init:
         runs="results/records/runs.csv",
         history="results/records/history.csv",
     output:
-        png="figures/iklr_fig_init.png",
+        png=report(
+            "figures/iklr_fig_init.png",
+            caption="../report/iklr_fig_init.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Figures",
+            labels={"item": "Table VI as a figure"},
+        ),
         pdf="figures/iklr_fig_init.pdf",
     log:
         "logs/iklr_fig_init/iklr_fig_init.log",
@@ -136,8 +172,20 @@ rule iklr_fig2:
     input:
         runs="results/records/runs.csv",
     output:
-        csv="results/tables/iklr_fig2.csv",
-        png="figures/iklr_fig2.png",
+        csv=report(
+            "results/tables/iklr_fig2.csv",
+            caption="../report/iklr_fig2_data.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Tables",
+            labels={"item": "Fig. 2 (plotted values)"},
+        ),
+        png=report(
+            "figures/iklr_fig2.png",
+            caption="../report/iklr_fig2.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Figures",
+            labels={"item": "Fig. 2"},
+        ),
         pdf="figures/iklr_fig2.pdf",
     log:
         "logs/iklr_fig2/iklr_fig2.log",
@@ -158,7 +206,13 @@ rule iklr_table4:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table4.csv",
     output:
-        csv="results/tables/iklr_table4.csv",
+        csv=report(
+            "results/tables/iklr_table4.csv",
+            caption="../report/iklr_table4.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Tables",
+            labels={"item": "Table IV"},
+        ),
         md="results/tables/iklr_table4.md",
     log:
         "logs/iklr_table4/iklr_table4.log",
@@ -179,7 +233,13 @@ rule iklr_table5:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table5.csv",
     output:
-        csv="results/tables/iklr_table5.csv",
+        csv=report(
+            "results/tables/iklr_table5.csv",
+            caption="../report/iklr_table5.rst",
+            category="IKLR (TNNLS)",
+            subcategory="Tables",
+            labels={"item": "Table V"},
+        ),
         md="results/tables/iklr_table5.md",
     log:
         "logs/iklr_table5/iklr_table5.log",
@@ -201,7 +261,13 @@ rule iklr_mm17_table2:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_mm17_table2.csv",
     output:
-        csv="results/tables/iklr_mm17_table2.csv",
+        csv=report(
+            "results/tables/iklr_mm17_table2.csv",
+            caption="../report/iklr_mm17_table2.rst",
+            category="IKLR (MM'17)",
+            subcategory="Tables",
+            labels={"item": "Table 2"},
+        ),
         md="results/tables/iklr_mm17_table2.md",
     log:
         "logs/iklr_mm17_table2/iklr_mm17_table2.log",
@@ -223,7 +289,13 @@ rule iklr_mm17_fig1:
         history="results/records/history.csv",
         runs="results/records/runs.csv",
     output:
-        png="figures/iklr_mm17_fig1.png",
+        png=report(
+            "figures/iklr_mm17_fig1.png",
+            caption="../report/iklr_mm17_fig1.rst",
+            category="IKLR (MM'17)",
+            subcategory="Figures",
+            labels={"item": "Fig. 1"},
+        ),
         pdf="figures/iklr_mm17_fig1.pdf",
     log:
         "logs/iklr_mm17_fig1/iklr_mm17_fig1.log",

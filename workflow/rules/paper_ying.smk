@@ -8,7 +8,13 @@ rule ying_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/ying_table3.csv",
     output:
-        csv="results/tables/ying_table3.csv",
+        csv=report(
+            "results/tables/ying_table3.csv",
+            caption="../report/ying_table3.rst",
+            category="Indefinite SVM (Ying et al.)",
+            subcategory="Tables",
+            labels={"item": "Table 3"},
+        ),
         md="results/tables/ying_table3.md",
     log:
         "logs/ying_table3/ying_table3.log",
@@ -29,7 +35,13 @@ rule ying_fig1:
         history="results/records/history.csv",
         runs="results/records/runs.csv",
     output:
-        png="figures/ying_fig1.png",
+        png=report(
+            "figures/ying_fig1.png",
+            caption="../report/ying_fig1.rst",
+            category="Indefinite SVM (Ying et al.)",
+            subcategory="Figures",
+            labels={"item": "Fig. 1"},
+        ),
         pdf="figures/ying_fig1.pdf",
     log:
         "logs/ying_fig1/ying_fig1.log",

@@ -5,7 +5,9 @@ rule table:
         csv=report(
             "results/tables/accuracy.csv",
             caption="../report/accuracy.rst",
-            category="Tables",
+            category="Quick run",
+            subcategory="Tables",
+            labels={"item": "accuracy table"},
         ),
         md="results/tables/accuracy.md",
         runs="results/records/runs.csv",
@@ -35,7 +37,9 @@ rule figure:
         png=report(
             "figures/convergence.png",
             caption="../report/convergence.rst",
-            category="Figures",
+            category="Quick run",
+            subcategory="Figures",
+            labels={"item": "convergence figure"},
         ),
         pdf="figures/convergence.pdf",
     log:
@@ -53,3 +57,23 @@ rule figure:
         "../envs/kreinbench.yaml"
     script:
         "../scripts/figure.py"
+
+
+# The software and machine of the run (kreinbench.environment), so the report's timings have a
+# context; in `all` for every config (final_targets).
+rule environment:
+    output:
+        tsv=report(
+            "results/environment.tsv",
+            caption="../report/environment.rst",
+            category="Environment",
+            labels={"item": "software versions and machine"},
+        ),
+    log:
+        "logs/environment/environment.log",
+    benchmark:
+        "logs/benchmark/environment/environment.tsv",
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/environment.py"

@@ -1,0 +1,87 @@
+"""Every figure and table a rule writes is report()-annotated with an existing caption, so
+`snakemake --report report.html` shows it (the rendered report itself: tests/test_pipeline.py)."""
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.report_html import embedded_results, report_mismatches
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "workflow" / "rules"
+# Outputs that belong in the report: every figure's PNG and every table's CSV, plus the environment.
+REPORTED = re.compile(r'"((?:figures/[^"]+\.png)|(?:results/tables/[^"]+\.csv)|(?:results/environment\.tsv))"')
+ANNOTATED = re.compile(r'report\(\s*"([^"]+)",\s*caption="([^"]+)",\s*category="[^"]+"')
+
+
+def output_blocks(text: str) -> dict[str, str]:
+    """``{rule: its output: block}`` of a rule file: the lines after ``output:`` up to the next
+    directive of the rule (``log:``, ``params:``…)."""
+    blocks = {}
+    for match in re.finditer(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", text, re.S | re.M):
+        output = re.search(r"^    output:\n(.*?)(?=^    \w+:)", match.group(2), re.S | re.M)
+        if output:
+            blocks[match.group(1)] = output.group(1)
+    return blocks
+
+
+def reported_outputs():
+    """(rule file, rule, path, caption or None) for every output that belongs in the report."""
+    rows = []
+    for smk in sorted(RULES.glob("*.smk")):
+        for rule, block in output_blocks(smk.read_text()).items():
+            captions = dict(ANNOTATED.findall(block))
+            rows += [(smk.name, rule, path, captions.get(path)) for path in REPORTED.findall(block)]
+    return rows
+
+
+def test_parser_sees_every_paper_target():
+    rows = reported_outputs()
+    paths = {path for *_, path, _ in rows}
+    # One per paper item and rule file: a parser that misses blocks would fail here, not pass vacuously.
+    for path in ("results/tables/accuracy.csv", "figures/convergence.png", "results/tables/iklr_table3.csv",
+                 "figures/iklr_fig3.png", "figures/iklr_mm17_fig1.png", "results/tables/ying_table3.csv",
+                 "figures/ying_fig1.png", "results/tables/dank_table1.csv", "figures/dank_fig8.png",
+                 "figures/dank_fig9.png", "results/tables/dank_table4.csv", "results/environment.tsv"):
+        assert path in paths, path
+    assert len(rows) >= 30
+
+
+@pytest.mark.parametrize("smk, rule, path, caption", reported_outputs(), ids=lambda v: str(v))
+def test_every_figure_and_table_is_in_the_report_with_a_caption(smk, rule, path, caption):
+    assert caption is not None, f"{smk}: rule {rule} writes {path} without report(..., caption=..., category=...)"
+    target = (RULES / caption).resolve()
+    assert target.is_file(), f"{smk}: rule {rule}: caption {caption} does not exist"
+    assert 2 <= len(target.read_text().strip().splitlines()) <= 8, f"{caption}: keep captions to 2-8 lines"
+
+
+def fake_report(tmp_path, results):
+    """A report.html with Snakemake 9's results script, embedding ``{path: bytes}``."""
+    entries = {path: {"filename": Path(path).name, "caption": "<p>c</p>",
+                      "data_uri": f"data:image/png;charset=utf8;filename=x;base64,{base64.b64encode(data).decode()}"}
+               for path, data in results.items()}
+    html = tmp_path / "report.html"
+    html.write_text(f'<html><script id="results">\n    var results = {json.dumps(entries)};\n    </script></html>')
+    return html
+
+
+def test_report_check_names_missing_and_stale_results(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures/a.png").write_bytes(b"A")
+    (tmp_path / "figures/b.png").write_bytes(b"B")
+    html = fake_report(tmp_path, {"figures/a.png": b"A"})
+    assert report_mismatches(html, tmp_path, ["figures/a.png"]) == []
+    assert report_mismatches(html, tmp_path, ["figures/a.png", "figures/b.png"]) == ["figures/b.png: not in the report"]
+    (tmp_path / "figures/a.png").write_bytes(b"new")
+    assert report_mismatches(html, tmp_path, ["figures/a.png"]) == [
+        "figures/a.png: the report embeds other bytes than the file"]
+
+
+def test_report_check_rejects_a_file_that_is_no_snakemake_report(tmp_path):
+    (tmp_path / "report.html").write_text("<html></html>")
+    with pytest.raises(KreinbenchError, match="no embedded results"):
+        embedded_results(tmp_path / "report.html")
