@@ -33,7 +33,7 @@ def clowns_panel(tiny_clowns):
     X, y = tiny_clowns
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        return stage.clowns_panel(X, y, sigma=0.25, C=4.0, tau=0.01, max_iter=60, grid=25)
+        return stage.clowns_panel(X, y, sigma=0.25, C=4.0, tau=0.01, solver="fista", max_iter=60, grid=25)
 
 
 def test_clowns_panel_has_grid_shaped_boundaries_and_an_F_star_around_one(clowns_panel, tiny_clowns):
@@ -95,7 +95,7 @@ def test_evaluation_grid_spans_the_samples():
 def test_fig9_rmse_is_the_relative_mse_against_the_true_function():
     samples = {name: ParsedData(X=data[:, :-1], y=data[:, -1], feature_names=[], label_map={}, task="regression")
                for name, data in (("step-1d", step_function(40, seed=0)), ("cherkassky-2d", cherkassky(40, seed=0)))}
-    settings_ = {"sigma_grid": [0.5, 2.0], "C_grid": [1.0, 8.0], "epsilon": 0.01, "tau": 0.01, "max_iter": 40,
+    settings_ = {"sigma_grid": [0.5, 2.0], "C_grid": [1.0, 8.0], "epsilon": 0.01, "tau": 0.01, "solver": "nesterov", "max_iter": 40,
                  "points_1d": 30, "points_2d": 6}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -207,7 +207,7 @@ def test_capped_training_draws_a_seeded_subset():
 def test_svr_repetition_scores_both_methods_in_the_units_of_y():
     X = np.random.default_rng(2).uniform(0.0, 1.0, size=(80, 1))
     y = 100.0 + 1000.0 * np.sin(3.0 * X[:, 0])  # far from standardized: the fit standardizes
-    settings_ = {"sigma_grid": [0.25, 1.0], "C_grid": [1.0, 8.0], "epsilon": 0.1, "tau": 0.01, "max_iter": 2000,
+    settings_ = {"sigma_grid": [0.25, 1.0], "C_grid": [1.0, 8.0], "epsilon": 0.1, "tau": 0.01, "solver": "fista", "max_iter": 2000,
                  "max_train": 30}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -90,11 +90,11 @@ def plane_grid(X: np.ndarray, points: int, margin: float = 0.05):
     return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
 
 
-def clowns_panel(X, y, *, sigma: float, C: float, tau: float, max_iter: int, grid: int) -> dict:
+def clowns_panel(X, y, *, sigma: float, C: float, tau: float, solver: str, max_iter: int, grid: int) -> dict:
     """SVM and DANK (same K, same C) on all of ``X``: decision values on a grid, F*, rank, accuracy."""
     K = gaussian(X, sigma=sigma)
     svm = SVC(C=C, kernel="precomputed").fit(K, y)
-    dank = DANK(C=C, tau=tau, max_iter=max_iter).fit(K, y, X)
+    dank = DANK(C=C, tau=tau, solver=solver, max_iter=max_iter).fit(K, y, X)
     xx, yy, points = plane_grid(X, grid)
     K_grid = gaussian(points, X, sigma=sigma)
     F = dank.F_
@@ -112,14 +112,14 @@ def clowns_panel(X, y, *, sigma: float, C: float, tau: float, max_iter: int, gri
 PANELS = ("a", "b")
 
 
-def clowns_fits(X, y, *, sigma: float, sigma_grid, C_grid, tau: float, max_iter: int, grid: int, folds: int,
+def clowns_fits(X, y, *, sigma: float, sigma_grid, C_grid, tau: float, solver: str, max_iter: int, grid: int, folds: int,
                 seed: int) -> dict[str, dict]:
     """Panel (a): the given σ with C by CV; panel (b): σ and C both by CV of the SVM (as the paper)."""
     _, C_a = grid_search(X, y, sigma_grid=[sigma], C_grid=C_grid, folds=folds, seed=seed, regression=False)
     sigma_b, C_b = grid_search(X, y, sigma_grid=sigma_grid, C_grid=C_grid, folds=folds, seed=seed, regression=False)
     panels = {}
     for name, (s, c) in zip(PANELS, [(sigma, C_a), (sigma_b, C_b)]):
-        panels[name] = clowns_panel(X, y, sigma=s, C=c, tau=tau, max_iter=max_iter, grid=grid)
+        panels[name] = clowns_panel(X, y, sigma=s, C=c, tau=tau, solver=solver, max_iter=max_iter, grid=grid)
         log.info("clowns panel (%s): sigma=%g C=%g rank(F*)=%d F* in [%.4f, %.4f], %d iterations", name, s, c,
                  panels[name]["rank"], panels[name]["F_min"], panels[name]["F_max"], panels[name]["n_iter"])
     return panels
@@ -147,7 +147,7 @@ def dank_clowns(snakemake) -> None:
     X, y = minmax_all(data.X), data.y
     s = p.settings
     panels = clowns_fits(X, y, sigma=s["sigma"], sigma_grid=s["sigma_grid"], C_grid=s["C_grid"], tau=s["tau"],
-                         max_iter=s["max_iter"], grid=s["grid"], folds=p.folds, seed=p.seed)
+                         solver=s["solver"], max_iter=s["max_iter"], grid=s["grid"], folds=p.folds, seed=p.seed)
     write_panels(snakemake.output.panels, X, y, panels)
 
 
@@ -337,14 +337,14 @@ def dank_fig6(snakemake) -> None:
 
 # --- Figure 9: SVR-CV vs DANK-SVR on test functions ----------------------------------------------
 
-def regression_pair(X, y, X_eval, *, sigma_grid, C_grid, epsilon: float, tau: float, max_iter: int, folds: int,
-                    seed: int) -> dict:
+def regression_pair(X, y, X_eval, *, sigma_grid, C_grid, epsilon: float, tau: float, solver: str, max_iter: int,
+                    folds: int, seed: int) -> dict:
     """SVR with (σ, C) by CV and DANK-SVR on the same kernel and C: predictions at ``X_eval``."""
     sigma, C = grid_search(X, y, sigma_grid=sigma_grid, C_grid=C_grid, folds=folds, seed=seed, regression=True,
                            epsilon=epsilon)
     K, K_eval = gaussian(X, sigma=sigma), gaussian(X_eval, X, sigma=sigma)
     svr = SVR(C=C, epsilon=epsilon, kernel="precomputed").fit(K, y)
-    dank = DANKSVR(C=C, epsilon=epsilon, tau=tau, max_iter=max_iter).fit(K, y, X)
+    dank = DANKSVR(C=C, epsilon=epsilon, tau=tau, solver=solver, max_iter=max_iter).fit(K, y, X)
     return {"sigma": sigma, "C": C, "svr": svr.predict(K_eval), "dank": dank.predict(K_eval, X_eval),
             "svr_train": svr.predict(K), "dank_train": dank.predict(K, X), "dank_iterations": dank.n_iter_,
             "dank_converged": dank.converged_}
@@ -372,8 +372,8 @@ def fig9_results(samples: dict[str, ParsedData], settings: dict, folds: int, see
         grid = evaluation_grid(data.X, settings["points_1d" if data.X.shape[1] == 1 else "points_2d"])
         truth = TEST_FUNCTIONS[dataset](grid)
         fit = regression_pair(data.X, data.y, grid, sigma_grid=settings["sigma_grid"], C_grid=settings["C_grid"],
-                              epsilon=settings["epsilon"], tau=settings["tau"], max_iter=settings["max_iter"],
-                              folds=folds, seed=seed)
+                              epsilon=settings["epsilon"], tau=settings["tau"], solver=settings["solver"],
+                              max_iter=settings["max_iter"], folds=folds, seed=seed)
         curves[dataset] = {"X": data.X, "y": data.y, "grid": grid, "truth": truth, **fit}
         for method in ("svr", "dank"):
             rows.append({"dataset": dataset, "method": method, "sigma": fit["sigma"], "C": fit["C"],
