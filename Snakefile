@@ -28,8 +28,10 @@ include: "workflow/rules/paper_dank_figures.smk"
 
 rule all:
     input:
-        final_targets(),
-        plan_iklr.study_targets(config),
-        plan_dank.dank_targets(config),
-        plan_dank_figures.targets(config),
+        rendered_tables(
+            final_targets(),
+            plan_iklr.study_targets(config),
+            plan_dank.dank_targets(config),
+            plan_dank_figures.targets(config),
+        ),
     default_target: True

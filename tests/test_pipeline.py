@@ -86,12 +86,13 @@ def test_schema_lists_exactly_the_registered_estimators():
     from kreinbench.methods import ESTIMATORS
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     method = schema["properties"]["methods"]["additionalProperties"]
-    assert method["properties"]["estimator"]["enum"] == list(ESTIMATORS)
+    assert method["properties"]["estimator"]["anyOf"][0]["enum"] == list(ESTIMATORS)
 
 
 def test_every_job_wrote_a_benchmark_file_and_logged_its_peak_memory(finished):
     jobs = pipeline_bench.job_table(finished, TINY_CONFIG)
-    assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "table", "figure", "environment"}
+    assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "table", "figure", "environment",
+                              "table_html"}
     assert (jobs.peak_rss >= jobs.startup_rss).all() and (jobs.startup_rss > 0).all()
     assert (jobs[jobs.rule.isin(["kernel", "spectrum", "fit"])].kernel_bytes > 0).all()
 
@@ -101,7 +102,8 @@ def test_report_embeds_every_figure_and_table_of_the_run_and_the_environment(fin
     assert result.returncode == 0, result.stderr[-3000:]
     # Everything of the run that belongs in the report (tests/test_report.py: each is annotated).
     produced = sorted(str(path.relative_to(finished)) for pattern in
-                      ("figures/*.png", "results/tables/*.csv", "results/environment.tsv")
+                      ("figures/*.png", "results/tables/*.csv", "results/tables/*.html", "results/environment.tsv")
                       for path in finished.glob(pattern))
-    assert {"figures/convergence.png", "results/tables/accuracy.csv", "results/environment.tsv"} <= set(produced)
+    assert {"figures/convergence.png", "results/tables/accuracy.csv", "results/tables/accuracy.html",
+            "results/environment.tsv"} <= set(produced)
     assert report_mismatches(finished / "report.html", finished, produced) == []

@@ -23,6 +23,13 @@ def final_targets():
     return targets + ["results/environment.tsv"] + plan.iklr_targets(config) + plan.ying_targets(config)
 
 
+def rendered_tables(*target_lists):
+    """The targets of ``target_lists``, plus results/tables/<name>.html beside every Markdown table."""
+    targets = [t for targets in target_lists for t in targets]
+    return targets + [t.removesuffix(".md") + ".html" for t in targets
+                      if t.startswith("results/tables/") and t.endswith(".md")]
+
+
 def rules_table_outputs():
     return [
         "results/tables/accuracy.csv",
