@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 import kreinbench.kernels as kernels_module
-from kreinbench import plan
+from kreinbench import methods, plan
 from kreinbench.errors import KreinbenchError
 from kreinbench.spectrum import (
     KINDS,
@@ -201,8 +201,8 @@ class _NeedsNothing:
 
 
 def test_planner_requests_the_cheapest_spectrum_covering_each_kernels_methods(monkeypatch):
-    monkeypatch.setattr(plan, "ESTIMATORS", {"Neg": _NeedsNegative, "Eig": _NeedsEigenvalues,
-                                             "Dep": _DependsOnParams, "None": _NeedsNothing})
+    monkeypatch.setattr(methods, "ESTIMATORS", {"Neg": _NeedsNegative, "Eig": _NeedsEigenvalues,
+                                                "Dep": _DependsOnParams, "None": _NeedsNothing})
     config = {
         "kernels": {"a": {"type": "tl1"}, "b": {"type": "rbf", "sigma": [1.0, 2.0]}, "c": {"type": "tl1"}},
         "methods": {

@@ -1,3 +1,9 @@
+# Jobs of a second's work: on a cluster they run where Snakemake runs, not as batch jobs.
+localrules:
+    environment,
+    table_html,
+
+
 rule table:
     input:
         records=plan.all_fits(config),
