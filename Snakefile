@@ -28,10 +28,12 @@ include: "workflow/rules/paper_dank_figures.smk"
 
 rule all:
     input:
-        rendered_tables(
-            final_targets(),
-            plan_iklr.study_targets(config),
-            plan_dank.dank_targets(config),
-            plan_dank_figures.targets(config),
-        ),
+        rendered_tables(final_targets(), paper_targets()),
     default_target: True
+
+
+# Only the papers' tables and figures of the config (with what they need), e.g.
+# `snakemake --cores all --configfile workflow/configs/paper-dank.yaml all_paper_targets`.
+rule all_paper_targets:
+    input:
+        rendered_tables(paper_targets(), ["results/environment.tsv"]),

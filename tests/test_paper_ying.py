@@ -67,3 +67,17 @@ def test_paper_config_at_small_scale_plans_both_solvers_and_the_targets(workflow
     # The paper config replaces config.yaml: only its two solvers, on its six datasets, 2 repetitions.
     assert counts["fit"] == str(2 * len(paper["datasets"]) * 2)
     assert counts["ying_table3"] == counts["ying_fig1"] == "1" and "iklr_table3" not in counts
+
+
+def test_all_paper_targets_asks_for_the_papers_tables_and_figures_only(workflow_copy, snakemake):
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    assert config["figures"]["convergence"]  # the quick run's own figure, which must not be asked for
+    workdir = workflow_copy(config, "paper_targets_only")
+    result = snakemake(workdir, "-n", "all_paper_targets")
+    assert result.returncode == 0, result.stderr[-3000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
+    assert counts["iklr_table3"] == counts["iklr_fig3"] == "1" and "all" not in counts
+    assert "figure" not in counts and counts["all_paper_targets"] == "1"
+    # Each paper table rendered for the report; the quick run's accuracy table is not among them.
+    assert re.findall(r"output: results/tables/(\w+)\.html", result.stdout) and \
+        "results/tables/accuracy.html" not in result.stdout

@@ -20,7 +20,14 @@ def final_targets():
     if plan.convergence_fits(config):
         targets += ["figures/convergence.png", "figures/convergence.pdf"]
     # The environment record is cheap and every report shows it.
-    return targets + ["results/environment.tsv"] + plan.iklr_targets(config) + plan.ying_targets(config)
+    return targets + ["results/environment.tsv"]
+
+
+def paper_targets():
+    """Every paper table and figure the config's `papers` asks for (rule all_paper_targets). The
+    plan_* modules are imported by the paper rule files, included after this one."""
+    return (plan.iklr_targets(config) + plan.ying_targets(config) + plan_iklr.study_targets(config)
+            + plan_dank.dank_targets(config) + plan_dank_figures.targets(config))
 
 
 def rendered_tables(*target_lists):
