@@ -29,7 +29,7 @@ from kreinbench.data.split import minmax_fit, read_split
 from kreinbench.data.synthetic import cherkassky_value, step_value
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import rbf
-from kreinbench.methods.dank import DANK
+from kreinbench.methods.dank import DANK, resolve_eta
 from kreinbench.methods.dank_convergence import figure4_data
 from kreinbench.methods.dank_svr import DANKSVR, relative_mse
 from kreinbench.methods.dank_theory import PartitionBounds, figure6_data
@@ -265,7 +265,7 @@ def figure6_experiment(X, y, *, gamma: float, C: float, clusters, seed: int, max
     ijcnn1's 1/(2σ²) = γ = 2 and C = 32), η = ‖α_SVM‖²₂, and Theorems 7 and 8 for k-means partitions
     into each of ``clusters``. Returns (the :class:`PartitionBounds` per v, η)."""
     K = gaussian(X, sigma=math.sqrt(1.0 / (2.0 * gamma)))
-    eta = float(np.sum(SVC(C=C, kernel="precomputed").fit(K, y).dual_coef_ ** 2))
+    eta = resolve_eta("svm", C, K, y)
     results = figure6_data(K, y, X, C=C, eta=eta, cluster_counts=tuple(clusters), random_state=seed,
                            max_iter=max_iter)
     return results, eta
