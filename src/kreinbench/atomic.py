@@ -80,3 +80,9 @@ def sha256_file(path: str | os.PathLike, chunk_size: int = 1 << 20) -> str:
         for block in iter(lambda: handle.read(chunk_size), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def write_csv_atomic(target: str | os.PathLike, frame) -> None:
+    """Write a pandas DataFrame ``frame`` as CSV (no index column) to ``target`` atomically."""
+    with atomic_path(target) as tmp:
+        frame.to_csv(tmp, index=False)

@@ -21,7 +21,7 @@ import pandas as pd
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 from sklearn.svm import SVC, SVR
 
-from kreinbench.atomic import atomic_path
+from kreinbench.atomic import atomic_path, write_csv_atomic
 from kreinbench.data.fetch import read_manifest
 from kreinbench.data.parse import ParsedData, parse_dataset
 from kreinbench.data.registry import spec_from_entry
@@ -329,8 +329,7 @@ def dank_fig6(snakemake) -> None:
     results, eta = figure6_experiment(X, y, gamma=s["gamma"], C=s["C"], clusters=s["clusters"], seed=p.seed,
                                       max_iter=s["max_iter"])
     table = fig6_table(results, eta, s["n"])
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
+    write_csv_atomic(snakemake.output.csv, table)
     paper = pd.read_csv(snakemake.input.paper, comment="#").iloc[0]
     save_figure(fig6_figure(results, paper, s["n"]), snakemake.output.png, snakemake.output.pdf)
 
@@ -441,6 +440,5 @@ def dank_fig9(snakemake) -> None:
     samples = {d: load_raw(path, d, p.entries[d]) for d, path in zip(p.datasets, snakemake.input.manifests)}
     curves, table = fig9_results(samples, p.settings, p.folds, p.seed)
     table = with_paper(table, pd.read_csv(snakemake.input.paper, comment="#"))
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
+    write_csv_atomic(snakemake.output.csv, table)
     save_figure(fig9_figure(curves, table), snakemake.output.png, snakemake.output.pdf)

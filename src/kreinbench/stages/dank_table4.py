@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from sklearn.svm import SVR
 
-from kreinbench.atomic import atomic_path, write_text_atomic
+from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split, repetition_seed
 from kreinbench.methods.dank_svr import DANKSVR, relative_mse
 from kreinbench.stages.dank_figures import gaussian, grid_search
@@ -149,8 +149,6 @@ def dank_table4(snakemake) -> None:
     paper = pd.read_csv(snakemake.input.paper, comment="#")
     settings = {**snakemake.params.settings, "folds": snakemake.params.folds}
     table = table4_frame(runs, paper, list(snakemake.params.datasets))
-    with atomic_path(snakemake.output.runs) as tmp:
-        runs.to_csv(tmp, index=False)
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
+    write_csv_atomic(snakemake.output.runs, runs)
+    write_csv_atomic(snakemake.output.csv, table)
     write_text_atomic(snakemake.output.md, table4_markdown(table, settings, unconverged_note(runs)))

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from kreinbench.atomic import atomic_path
+from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.stages.paper_tables import ALPHA, paired_tests
 # kreinbench.stages.report selects the Agg backend before pyplot is imported.
 from kreinbench.stages.report import save_figure, to_markdown
@@ -160,10 +160,8 @@ def write_table(snakemake, frame, markdown) -> None:
     runs = pd.read_csv(snakemake.input.runs)
     paper = pd.read_csv(snakemake.input.paper, comment="#")
     table = frame(runs, paper, snakemake.params.settings)
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
-    with atomic_path(snakemake.output.md) as tmp:
-        tmp.write_text(markdown(table))
+    write_csv_atomic(snakemake.output.csv, table)
+    write_text_atomic(snakemake.output.md, markdown(table))
 
 
 def dank_table1(snakemake) -> None:

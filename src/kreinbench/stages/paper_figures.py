@@ -14,7 +14,7 @@ import string
 
 import pandas as pd
 
-from kreinbench.atomic import atomic_path
+from kreinbench.atomic import write_csv_atomic
 from kreinbench.plan_iklr import MM17_FIG1_COLOURS
 from kreinbench.stages.paper_tables import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 # kreinbench.stages.report selects the Agg backend before pyplot is imported.
@@ -208,6 +208,5 @@ def fig2_figure(table: pd.DataFrame, runs: pd.DataFrame):
 def iklr_fig2(snakemake) -> None:
     runs = pd.read_csv(snakemake.input.runs)
     table = fig2_frame(runs, dict(snakemake.params.datasets), dict(snakemake.params.methods))
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
+    write_csv_atomic(snakemake.output.csv, table)
     save_figure(fig2_figure(table, runs), snakemake.output.png, snakemake.output.pdf)

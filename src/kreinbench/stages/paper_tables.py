@@ -18,7 +18,7 @@ import scipy.linalg
 from scipy.sparse.linalg import eigsh
 from scipy.stats import ttest_rel
 
-from kreinbench.atomic import atomic_path
+from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split
 from kreinbench.kernels import kernel_function, resolve_params
 from kreinbench.stages.report import to_markdown
@@ -115,10 +115,8 @@ def iklr_table2(snakemake) -> None:
                  row["n_train"], row["mu_min"], row["mu_max"])
         stats.append(row)
     table = table2_frame(stats, read_paper_values(snakemake.input.paper))
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
-    with atomic_path(snakemake.output.md) as tmp:
-        tmp.write_text(table2_markdown(table, kernel_spec))
+    write_csv_atomic(snakemake.output.csv, table)
+    write_text_atomic(snakemake.output.md, table2_markdown(table, kernel_spec))
 
 
 # Table III: test accuracy per dataset x method beside the paper's, with paired t-tests.
@@ -211,10 +209,8 @@ def iklr_table3(snakemake, title: str = "IKLR (TNNLS) Table III") -> None:
     table = table3_frame(runs, paper, params.names, list(params.datasets), list(params.methods))
     for row in table[table["best_significantly_better"]].itertuples(index=False):
         log.info("%s: best method beats %s (p = %.3g)", row.dataset, row.method, row.p_value)
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
-    with atomic_path(snakemake.output.md) as tmp:
-        tmp.write_text(table3_markdown(table, title=title))
+    write_csv_atomic(snakemake.output.csv, table)
+    write_text_atomic(snakemake.output.md, table3_markdown(table, title=title))
 
 
 def iklr_mm17_table2(snakemake) -> None:
@@ -301,10 +297,8 @@ def _display_names(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _write_study(snakemake, table: pd.DataFrame, markdown: str) -> None:
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
-    with atomic_path(snakemake.output.md) as tmp:
-        tmp.write_text(markdown)
+    write_csv_atomic(snakemake.output.csv, table)
+    write_text_atomic(snakemake.output.md, markdown)
 
 
 def _reps(table: pd.DataFrame) -> str:

@@ -14,7 +14,7 @@ import math
 
 import pandas as pd
 
-from kreinbench.atomic import atomic_path
+from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.stages.paper_tables import ALPHA, paired_tests
 # kreinbench.stages.report selects the Agg backend before pyplot is imported.
 from kreinbench.stages.report import save_figure, to_markdown
@@ -97,10 +97,8 @@ def ying_table3(snakemake) -> None:
     params = snakemake.params
     table = table3_frame(runs, pd.read_csv(snakemake.input.paper, comment="#"), params.names, list(params.datasets),
                          list(params.methods))
-    with atomic_path(snakemake.output.csv) as tmp:
-        table.to_csv(tmp, index=False)
-    with atomic_path(snakemake.output.md) as tmp:
-        tmp.write_text(table3_markdown(table))
+    write_csv_atomic(snakemake.output.csv, table)
+    write_text_atomic(snakemake.output.md, table3_markdown(table))
 
 
 def fig1_runs(runs: pd.DataFrame, dataset: str, methods: list[str]) -> pd.DataFrame:

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from kreinbench.atomic import atomic_path  # noqa: E402
+from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "kernel", "kernel_instance",
                "n_train", "n_test", "accuracy", "train_accuracy", "cv_accuracy", "train_time", "test_time", "cv_time",
@@ -61,8 +61,7 @@ def table(snakemake) -> None:
     records = load_records(snakemake.input.records)
     runs = runs_frame(records, snakemake.params.labels)
     reps = runs["rep"].nunique()
-    with atomic_path(snakemake.output.runs) as tmp:
-        runs.to_csv(tmp, index=False)
+    write_csv_atomic(snakemake.output.runs, runs)
     with atomic_path(snakemake.output.history) as tmp:
         history_frame(records).to_csv(tmp, index=False)
     acc = accuracy_table(runs, list(snakemake.params.methods))
@@ -70,8 +69,7 @@ def table(snakemake) -> None:
         acc.to_csv(tmp)
     caption = (f"Test accuracy (mean ± std over {reps} repetitions of a 50/50 stratified split; "
                f"hyper-parameters by {snakemake.params.cv_folds}-fold CV on the training half).")
-    with atomic_path(snakemake.output.md) as tmp:
-        tmp.write_text(to_markdown(acc, caption))
+    write_text_atomic(snakemake.output.md, to_markdown(acc, caption))
 
 
 def figure(snakemake) -> None:
