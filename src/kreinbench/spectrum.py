@@ -272,17 +272,32 @@ def _check_transform(transform: str) -> None:
         raise KreinbenchError(f"unknown spectrum transform {transform!r} (known: {sorted(TRANSFORMS)})")
 
 
-def transformed_kernel(spectrum: Spectrum, transform: str) -> np.ndarray:
-    """V diag(t(mu)) V^T for a named spectrum transform, exactly symmetric (needs a full spectrum)."""
+def transformed_kernel(spectrum: Spectrum, transform: str, block: int = 512) -> np.ndarray:
+    """V diag(t(mu)) V^T for a named spectrum transform, exactly symmetric (needs a full spectrum).
+
+    Built block by block, each upper block (V_i diag(t)) V_jᵀ mirrored into the lower one: exactly
+    symmetric, half the flops of the full product, and no n×n temporary beside the result (the
+    Flip-KLR fit job holds the kernel, V and this result, then Newton's system: issue #11's
+    3× memory budget).
+    """
     _check_transform(transform)
     spectrum._need({"full"}, f"the {transform} transform")
     V = spectrum.eigenvectors
-    K = (V * TRANSFORMS[transform](spectrum.eigenvalues)) @ V.T
-    # (K + Kᵀ)/2 with one n×n temporary fewer (the same values): at most K and the result at once.
-    symmetric = np.add(K, K.T)
-    del K
-    symmetric /= 2
-    return symmetric
+    t = TRANSFORMS[transform](spectrum.eigenvalues)
+    n = V.shape[0]
+    K = np.empty((n, n))
+    for i in range(0, n, block):
+        weighted = V[i:i + block] * t
+        for j in range(i, n, block):
+            K[i:i + block, j:j + block] = weighted @ V[j:j + block].T
+            if j > i:
+                K[j:j + block, i:i + block] = K[i:i + block, j:j + block].T
+    # The diagonal blocks come from one product each, symmetric only to round-off.
+    for i in range(0, n, block):
+        diagonal = K[i:i + block, i:i + block]
+        diagonal += diagonal.T.copy()
+        diagonal /= 2
+    return K
 
 
 def transformed_cross_kernel(spectrum: Spectrum, K_cross: np.ndarray, transform: str, mode: str = "original") -> np.ndarray:

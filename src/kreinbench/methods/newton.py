@@ -53,14 +53,16 @@ def klr_newton(K: np.ndarray, y: np.ndarray, lam: float, *, tol: float, max_iter
         if g_norm <= tol * max(g0, np.finfo(float).tiny) or it == max_iter:
             break
         d = beta * (1.0 - beta) / n
-        A = np.empty((n + 1, n + 1))
+        # Fortran order so that the LU below can overwrite A (scipy copies a C-ordered matrix).
+        A = np.empty((n + 1, n + 1), order="F")
         np.multiply(d[:, None], K, out=A[:n, :n])  # into A: no n×n temporary
         A[:n, :n].flat[:: n + 1] += lam
         A[:n, n] = d
         A[n, :n] = 1.0
         A[n, n] = 0.0
         rhs = np.append(u - lam * alpha, -alpha.sum())
-        step = scipy.linalg.solve(A, rhs, check_finite=False)
+        # A is rebuilt every iteration: its LU in place, no second (n+1)² array.
+        step = scipy.linalg.solve(A, rhs, overwrite_a=True, check_finite=False)
         d_alpha, d_b = step[:n], step[n]
         slope = float(g_alpha @ d_alpha) + g_b * d_b
         if slope >= 0:  # round-off at the optimum: no descent direction left
