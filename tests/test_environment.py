@@ -42,3 +42,13 @@ def test_values_never_break_the_tsv(tmp_path):
     path = tmp_path / "environment.tsv"
     env.write_environment(path, {"a": "x\ty\n", "b": "z"})
     assert path.read_text() == "name\tvalue\na\tx y\nb\tz\n"
+
+
+def test_versions_are_the_records_software_part(tmp_path):
+    """Rule `environment` reruns when these change (its params): they must be what the record says."""
+    path = tmp_path / "environment.tsv"
+    env.write_environment(path)
+    facts = pd.read_csv(path, sep="\t", index_col="name")["value"]
+    versions = env.software_versions()
+    assert set(versions) == {"python", *env.PACKAGES}
+    assert {name: facts[name] for name in versions} == {name: " ".join(v.split()) for name, v in versions.items()}

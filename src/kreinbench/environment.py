@@ -80,6 +80,13 @@ def blas_libraries() -> str:
     return "; ".join(parts) or "none found"
 
 
+def software_versions() -> dict[str, str]:
+    """Python's and every recorded package's version (rule `environment` takes them as params, so
+    Snakemake rewrites the record after an upgrade)."""
+    return {"python": f"{platform.python_version()} ({platform.python_implementation()}, {sys.executable})",
+            **{name: package_version(name) for name in PACKAGES}}
+
+
 def environment() -> dict[str, str]:
     """Every recorded fact as ``{name: value}``."""
     try:
@@ -88,8 +95,7 @@ def environment() -> dict[str, str]:
         usable = "unknown"
     memory = memory_bytes()
     facts = {
-        "python": f"{platform.python_version()} ({platform.python_implementation()}, {sys.executable})",
-        **{name: package_version(name) for name in PACKAGES},
+        **software_versions(),
         "blas": blas_libraries(),
         "cpu_model": cpu_model(),
         "cpu_count": str(os.cpu_count()),

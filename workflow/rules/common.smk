@@ -1,5 +1,6 @@
 import kreinbench.plan as plan
 from kreinbench.resources import JobResources
+from kreinbench.environment import software_versions
 
 # `--config scale=small`: the config's `scales.small` (fewer repetitions, n capped) applies.
 config.update(plan.scaled_config(config))

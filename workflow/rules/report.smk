@@ -79,6 +79,9 @@ rule environment:
         "logs/environment/environment.log",
     benchmark:
         "logs/benchmark/environment/environment.tsv",
+    params:
+        # Changed params rerun a job: an upgraded package rewrites the record.
+        versions=software_versions(),
     conda:
         "../envs/kreinbench.yaml"
     script:
