@@ -31,3 +31,19 @@ def test_feasible_points_are_fixed():
 def test_one_class_is_refused():
     with pytest.raises(KreinbenchError, match="both classes"):
         project_box_hyperplane(np.ones(3), np.ones(3), 1.0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_projection_matches_a_root_found_by_brentq_with_ties(seed):
+    """Integer-valued v at the box's ends: many tied breakpoints and flat pieces of g; the root of
+    g(θ) = yᵀclip(v − θy, 0, C), found by scipy's brentq, gives the same projection."""
+    rng = np.random.default_rng(seed)
+    n, C = 300, 1.0
+    v = rng.integers(-2, 3, size=n).astype(float)
+    y = np.where(rng.uniform(size=n) < 0.6, 1.0, -1.0)
+    g = lambda t: y @ np.clip(v - t * y, 0.0, C)  # noqa: E731
+    theta = scipy.optimize.brentq(g, -10.0, 10.0, xtol=1e-15)
+    reference = np.clip(v - theta * y, 0.0, C)
+    a = project_box_hyperplane(v, y, C)
+    assert abs(y @ a) <= 1e-10 and a.min() >= 0 and a.max() <= C
+    np.testing.assert_allclose(a, reference, atol=1e-9)
