@@ -289,14 +289,11 @@ def transformed_kernel(spectrum: Spectrum, transform: str, block: int = 512) -> 
     for i in range(0, n, block):
         weighted = V[i:i + block] * t
         for j in range(i, n, block):
-            K[i:i + block, j:j + block] = weighted @ V[j:j + block].T
-            if j > i:
-                K[j:j + block, i:i + block] = K[i:i + block, j:j + block].T
-    # The diagonal blocks come from one product each, symmetric only to round-off.
-    for i in range(0, n, block):
-        diagonal = K[i:i + block, i:i + block]
-        diagonal += diagonal.T.copy()
-        diagonal /= 2
+            product = weighted @ V[j:j + block].T
+            if j == i:  # a diagonal block from one product is symmetric only to round-off
+                product = (product + product.T) / 2
+            K[i:i + block, j:j + block] = product
+            K[j:j + block, i:i + block] = product.T
     return K
 
 
