@@ -54,25 +54,32 @@ def logged_peak_rss(log: Path) -> tuple[float, float]:
     return (float(found[-1][0]) * MB, float(found[-1][1]) * MB) if found else (np.nan, np.nan)
 
 
+def benchmark_records(workdir: str | Path) -> dict[str, pd.Series]:
+    """The record of every benchmark file under ``workdir/logs/benchmark``, by ``rule/job`` (its
+    path below that directory, without ``.tsv``)."""
+    root = Path(workdir) / "logs" / "benchmark"
+    # A rerun rewrites the file: its one row is the last run's.
+    records = {str(tsv.relative_to(root).with_suffix("")): pd.read_csv(tsv, sep="\t").iloc[-1]
+               for tsv in sorted(root.rglob("*.tsv"))}
+    if not records:
+        raise KreinbenchError(f"no Snakemake benchmark files under {str(root)!r}: run the workflow there first")
+    return records
+
+
 def job_table(workdir: str | Path, config: dict) -> pd.DataFrame:
     """One row per benchmark file under ``workdir/logs/benchmark``: rule, job, seconds, cpu
     seconds, Snakemake's sampled max_rss, the exact ``peak_rss`` and ``startup_rss`` (after the
     imports) the job logged (bytes), and the kernel bytes of the job (NaN for rules without one)."""
     workdir = Path(workdir)
-    root = workdir / "logs" / "benchmark"
     rows = []
-    for tsv in sorted(root.rglob("*.tsv")):
-        rel = tsv.relative_to(root).with_suffix("")
-        rule, job = rel.parts[0], "/".join(rel.parts[1:])
-        record = pd.read_csv(tsv, sep="\t").iloc[-1]  # a rerun appends nothing: the file is rewritten
+    for name, record in benchmark_records(workdir).items():
+        rule, _, job = name.partition("/")
         files = job_kernel_files(config, rule, job)
-        peak, startup = logged_peak_rss(workdir / "logs" / f"{rel}.log")
+        peak, startup = logged_peak_rss(workdir / "logs" / f"{name}.log")
         rows.append({"rule": rule, "job": job, "s": float(record["s"]), "cpu_time": float(record["cpu_time"]),
                      "max_rss": float(record["max_rss"]) * MB, "peak_rss": peak, "startup_rss": startup,
                      "mean_load": float(record["mean_load"]),
                      "kernel_bytes": float(sum(kernel_file_bytes(workdir / f) for f in files)) if files else np.nan})
-    if not rows:
-        raise KreinbenchError(f"no Snakemake benchmark files under {str(root)!r}: run the workflow there first")
     return pd.DataFrame(rows)
 
 

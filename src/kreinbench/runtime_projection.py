@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kreinbench.errors import KreinbenchError
+from kreinbench import pipeline_bench
 
 BENCHMARK_LINE = re.compile(r"^\s+benchmark: logs/benchmark/(.+)\.tsv$")
 REPETITION = re.compile(r"^rep\d+$")
@@ -32,12 +32,8 @@ def planned_jobs(dry_run: str) -> list[str]:
 
 def measured_jobs(workdir: str | Path) -> pd.Series:
     """Wall seconds of every finished job of a run directory, indexed by ``rule/job``."""
-    root = Path(workdir) / "logs" / "benchmark"
-    seconds = {str(tsv.relative_to(root).with_suffix("")): float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
-               for tsv in sorted(root.rglob("*.tsv"))}
-    if not seconds:
-        raise KreinbenchError(f"no Snakemake benchmark files under {str(root)!r}: nothing was measured there")
-    return pd.Series(seconds, name="s", dtype=float)
+    records = pipeline_bench.benchmark_records(workdir)
+    return pd.Series({job: float(record["s"]) for job, record in records.items()}, name="s", dtype=float)
 
 
 def signature(job: str) -> str:
