@@ -41,24 +41,32 @@ def signature(job: str) -> str:
     return "/".join("rep*" if REPETITION.match(part) else part for part in job.split("/"))
 
 
+def rule_and_dataset(job: str) -> str:
+    """``rule/dataset`` of a job's benchmark path (``rule/<first wildcard>``)."""
+    return "/".join(job.split("/")[:2])
+
+
+def rule(job: str) -> str:
+    return job.split("/")[0]
+
+
 def _estimates(measured: pd.Series) -> list[dict[str, float]]:
     """Mean seconds by signature, by rule/dataset, by rule: the fallbacks in order."""
     jobs = measured.index.to_series()
-    keys = [jobs.map(signature), jobs.map(lambda j: "/".join(j.split("/")[:2])), jobs.map(lambda j: j.split("/")[0])]
-    return [measured.groupby(key.to_numpy()).mean().to_dict() for key in keys]
+    return [measured.groupby(jobs.map(key).to_numpy()).mean().to_dict() for key in (signature, rule_and_dataset, rule)]
 
 
 def project(measured: pd.Series, planned: list[str]) -> pd.DataFrame:
     """Per rule: finished jobs and their seconds, jobs to run with their estimated seconds, how many
     of those had no finished job of their own signature (``fallback_jobs``: estimated from their
-    dataset or rule), and the jobs to run that nothing estimates.  A planned job that finished already (e.g. rerun on a changed
-    parameter) counts once, at its measured time."""
+    dataset or rule), and the jobs to run that nothing estimates.  A planned job that finished
+    already (e.g. rerun on a changed parameter) counts once, at its measured time."""
     by_signature, by_dataset, by_rule = _estimates(measured)
     planned_set = set(planned)
     rows: dict[str, dict[str, float]] = {}
 
     def row(job: str) -> dict[str, float]:
-        return rows.setdefault(job.split("/")[0], dict.fromkeys(COLUMNS, 0.0))
+        return rows.setdefault(rule(job), dict.fromkeys(COLUMNS, 0.0))
 
     for job, seconds in measured.items():
         if job not in planned_set:
@@ -68,7 +76,7 @@ def project(measured: pd.Series, planned: list[str]) -> pd.DataFrame:
         row(job)["planned_jobs"] += 1
         estimate = measured.get(job, by_signature.get(signature(job)))
         if estimate is None:
-            estimate = by_dataset.get("/".join(job.split("/")[:2]), by_rule.get(job.split("/")[0]))
+            estimate = by_dataset.get(rule_and_dataset(job), by_rule.get(rule(job)))
             row(job)["fallback_jobs"] += estimate is not None
         if estimate is None:
             row(job)["unestimated_jobs"] += 1
