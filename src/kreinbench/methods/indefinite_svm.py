@@ -98,21 +98,27 @@ class RankOneNegativePart:
         d = np.sqrt(lam_k - lam_k[0])
         zn = z_k / np.sqrt(float(z_k @ z_k))
         w_k = c * float(z_k @ z_k)
-        roots, diffs = [], []
+        # Row j of Q becomes q_j = (Λ − μ_j)⁻¹z, written in place of λ_k − μ_j: no list of rows to
+        # stack, and M₋z = Σ_j μ_j (q_jᵀz/‖q_j‖²) q_j is one product with Q.
+        n_neg = int(np.searchsorted(lam_k, 0.0))
+        roots, Q = np.empty(n_neg), np.empty((n_neg, lam_k.size))
+        count = 0
         # Roots increase with j and μ_j ≥ λ_j, so the negative roots are a prefix.
-        for j in range(int(np.searchsorted(lam_k, 0.0))):
+        for j in range(n_neg):
             delta, sigma, work, info = dlasd4(j, d, zn, w_k)
             mu = lam_k[0] + sigma * sigma
             if info != 0:
                 return None
             if mu >= 0:
                 break
-            roots.append(mu)
-            diffs.append(delta * work)
-        if roots:
-            mu = np.array(roots)
-            Q = z_k[:, None] / np.array(diffs).T          # columns q_j = (Λ − μ_j)⁻¹ z
-            r[keep] = Q @ (mu * (z_k @ Q) / np.einsum("ij,ij->j", Q, Q))
+            roots[count] = mu
+            np.multiply(delta, work, out=Q[count])
+            count += 1
+        if count:
+            mu, Q = roots[:count], Q[:count]
+            np.reciprocal(Q, out=Q)
+            Q *= z_k
+            r[keep] = (mu * (Q @ z_k) / np.einsum("ij,ij->i", Q, Q)) @ Q
             sum_sq += float(mu @ mu)
         return U @ r, sum_sq
 
