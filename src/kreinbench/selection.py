@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
+
+from kreinbench.errors import KreinbenchError
 
 
 @dataclass
@@ -45,8 +46,36 @@ def fit_and_score(estimator, K_train, y_train, K_test, y_test, X_train=None, X_t
 
 
 def stratified_folds(y: np.ndarray, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The (train, validation) index pairs of every CV in the package: stratified, shuffled by ``seed``."""
-    return list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed % 2**32).split(np.zeros(y.size), y))
+    """The (train, validation) index pairs of every CV in the package: stratified, shuffled by ``seed``.
+
+    The folds of scikit-learn's ``StratifiedKFold(n_folds, shuffle=True, random_state=seed)``,
+    index for index (tests/test_selection.py compares them), computed here because importing
+    scikit-learn costs a fit job more start-up time than most of its fits: classes are numbered
+    by first appearance, each fold's share of each class is dealt round robin over the sorted
+    labels, and each class's fold numbers are shuffled by one ``RandomState(seed)``.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise KreinbenchError(f"stratified folds need 1-d class labels, got an array of shape {y.shape}")
+    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    by_appearance = np.argsort(np.argsort(first))[inverse]
+    counts = np.bincount(by_appearance)
+    if np.all(counts < n_folds):
+        raise KreinbenchError(f"{n_folds} folds need at least {n_folds} members in some class; "
+                              f"the class sizes are {counts.tolist()}")
+    if counts.min() < n_folds:
+        warnings.warn(f"the least populated class has only {counts.min()} members, fewer than the {n_folds} folds",
+                      UserWarning, stacklevel=2)
+    ordered = np.sort(by_appearance)
+    allocation = np.array([np.bincount(ordered[i::n_folds], minlength=counts.size) for i in range(n_folds)])
+    rng = np.random.RandomState(seed % 2**32)
+    test_fold = np.empty(y.size, dtype=int)
+    for k in range(counts.size):
+        folds_of_class = np.repeat(np.arange(n_folds), allocation[:, k])
+        rng.shuffle(folds_of_class)
+        test_fold[by_appearance == k] = folds_of_class
+    index = np.arange(y.size)
+    return [(index[test_fold != i], index[test_fold == i]) for i in range(n_folds)]
 
 
 def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list]):

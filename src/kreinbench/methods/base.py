@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
 from kreinbench.errors import KreinbenchError
 
@@ -70,11 +70,80 @@ def check_cross_kernel(K_cross, n_train: int) -> np.ndarray:
     return K_cross
 
 
-class KernelClassifierMixin(BaseEstimator):
+class Estimator:
+    """``get_params``, ``set_params`` and the repr from the keyword-only ``__init__``, as in
+    scikit-learn's ``BaseEstimator``, so that ``clone``, ``GridSearchCV`` and the other
+    meta-estimators take these estimators.
+
+    Not derived from ``BaseEstimator``: importing scikit-learn (it imports scipy.stats and pandas)
+    took 1.5 s of each fit job's start-up, more than most fits of the quick config.
+    ``__sklearn_tags__`` is ``BaseEstimator``'s (imported only when scikit-learn asks for it) with
+    the ``pairwise`` input tag: ``fit`` takes a square kernel, which meta-estimators then slice as
+    ``K[train][:, train]`` and ``K[test][:, train]``.
+    """
+
+    @classmethod
+    def _parameters(cls) -> dict[str, inspect.Parameter]:
+        signature = inspect.signature(cls.__init__)
+        return {name: p for name, p in sorted(signature.parameters.items())
+                if name != "self" and p.kind is not p.VAR_KEYWORD}
+
+    def get_params(self, deep: bool = True) -> dict:
+        """The ``__init__`` parameters; with ``deep``, also ``<name>__<param>`` of estimator-valued ones."""
+        params = {}
+        for name in self._parameters():
+            value = getattr(self, name)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                params.update((f"{name}__{key}", v) for key, v in value.get_params().items())
+            params[name] = value
+        return params
+
+    def set_params(self, **params):
+        """Set ``__init__`` parameters (``<name>__<param>`` for a nested estimator's); returns self."""
+        valid = self.get_params(deep=True)
+        nested: dict[str, dict] = {}
+        for key, value in params.items():
+            name, nest, sub = key.partition("__")
+            if name not in valid:
+                raise KreinbenchError(f"{type(self).__name__} has no parameter {name!r}; "
+                                      f"its parameters are {sorted(self._parameters())}")
+            if nest:
+                nested.setdefault(name, {})[sub] = value
+            else:
+                setattr(self, name, value)
+                valid[name] = value
+        for name, sub_params in nested.items():
+            valid[name].set_params(**sub_params)
+        return self
+
+    def __repr__(self) -> str:
+        changed = [f"{name}={getattr(self, name)!r}" for name, p in self._parameters().items()
+                   if not _same(getattr(self, name), p.default)]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __sklearn_tags__(self):
+        from sklearn.base import BaseEstimator  # noqa: PLC0415 (only scikit-learn calls this)
+
+        tags = BaseEstimator.__sklearn_tags__(self)
+        tags.input_tags.pairwise = True
+        return tags
+
+
+def _same(value, default) -> bool:
+    """Whether a parameter still has its default (the repr shows only the others)."""
+    if value is default:
+        return True
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except (TypeError, ValueError):  # e.g. arrays, whose == is elementwise
+        return False
+
+
+class KernelClassifierMixin(Estimator):
     """predict / score from ``decision_function``; ``classes_`` maps the sign to a label.
 
-    Deriving from scikit-learn's ``BaseEstimator`` gives ``get_params``/``set_params``, ``clone`` and
-    the usual repr from the keyword-only ``__init__``.
+    :class:`Estimator` gives ``get_params``/``set_params``, ``clone`` and the usual repr from the
+    keyword-only ``__init__``.
 
     The estimator protocol the pipeline relies on (every method in ``ESTIMATORS`` follows it):
 

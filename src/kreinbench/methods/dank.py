@@ -19,7 +19,6 @@ import numbers
 import warnings
 
 import numpy as np
-from sklearn.svm import SVC
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import (
@@ -59,6 +58,8 @@ def resolve_eta(eta, C: float, K: np.ndarray, y: np.ndarray) -> float:
         if k is not None:
             return k * C**2
         check_choice("eta", eta, ETA_RULES)
+        from sklearn.svm import SVC  # noqa: PLC0415 (scikit-learn costs 1.5 s of start-up; only this path needs it)
+
         svm = SVC(C=C, kernel="precomputed").fit(K, y)
         value = float(np.sum(svm.dual_coef_**2))
         if value <= 0.0:

@@ -22,7 +22,6 @@ import numbers
 import warnings
 
 import numpy as np
-from sklearn.svm import SVR
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import (
@@ -155,6 +154,8 @@ class DANKSVR:
             check_choice("eta", self.eta, ETA_RULES)
             if self.eta == "0.1C2":
                 return 0.1 * p["C"] ** 2
+            from sklearn.svm import SVR  # noqa: PLC0415 (scikit-learn costs 1.5 s of start-up; only this path needs it)
+
             svr = SVR(C=p["C"], epsilon=p["epsilon"], kernel="precomputed").fit(K, y)
             value = float(np.sum(svr.dual_coef_**2))
             if value <= 0.0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import clone
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import check_cross_kernel
@@ -31,9 +30,11 @@ class OneVsRest:
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise KreinbenchError(f"OneVsRest needs at least 2 classes in y, got {self.classes_.size}")
-        # Every binary problem shares K, so a cached spectrum (fit_kwargs) serves them all.
-        self.estimators_ = [clone(self.estimator).fit(K, np.where(y == c, 1, -1), **fit_kwargs)
-                            for c in self.classes_]
+        # Every binary problem shares K, so a cached spectrum (fit_kwargs) serves them all.  Each
+        # gets a fresh estimator with the same parameters (scikit-learn's clone, for these estimators).
+        make = type(self.estimator)
+        params = self.estimator.get_params(deep=False)
+        self.estimators_ = [make(**params).fit(K, np.where(y == c, 1, -1), **fit_kwargs) for c in self.classes_]
         return self
 
     def decision_function(self, K_cross):

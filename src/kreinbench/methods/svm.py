@@ -10,7 +10,6 @@ import time
 import warnings
 
 import numpy as np
-from sklearn.svm import SVC
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import (
@@ -32,6 +31,8 @@ def dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> float:
 
 def _libsvm_fit(K: np.ndarray, y_pm: np.ndarray, C: float, tol: float, max_iter: int) -> tuple[np.ndarray, float, int]:
     """Solve the SVM dual with libsvm; return α (one per training point), b and libsvm's iterations."""
+    from sklearn.svm import SVC  # noqa: PLC0415 (scikit-learn costs 1.5 s of start-up; only this path needs it)
+
     svc = SVC(kernel="precomputed", C=C, tol=tol, max_iter=max_iter, shrinking=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -1,0 +1,58 @@
+"""kreinbench.methods.base.Estimator: scikit-learn's estimator API without importing scikit-learn."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.utils import get_tags
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods import ESTIMATORS, IKLR, KLR
+from kreinbench.methods.multiclass import OneVsRest
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_params_round_trip_through_clone_as_for_a_base_estimator(name):
+    cls = ESTIMATORS[name]
+    est = cls()
+    params = est.get_params()
+    assert list(params) == sorted(params)
+    twin = clone(est)
+    assert type(twin) is cls and twin is not est and twin.get_params() == params
+    assert repr(est) == f"{name}()"
+    # BaseEstimator's tags, but a kernel as input: meta-estimators slice it on both axes.
+    tags = get_tags(est)
+    assert tags.input_tags.pairwise
+    tags.input_tags.pairwise = False
+    assert tags == BaseEstimator.__sklearn_tags__(est)
+
+
+def test_set_params_repr_and_nested_params():
+    est = IKLR().set_params(lam=0.5, solver="ccicp-sgd")
+    assert (est.lam, est.solver) == (0.5, "ccicp-sgd")
+    assert repr(est) == "IKLR(lam=0.5, solver='ccicp-sgd')"
+    with pytest.raises(KreinbenchError, match="IKLR has no parameter 'lamda'"):
+        est.set_params(lamda=1.0)
+    ovr = OneVsRest(KLR(lam=0.1))
+    assert ovr.estimator.lam == 0.1
+
+
+def test_grid_search_cv_slices_the_kernel_on_both_axes():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=60) > 0, 1, -1)
+    K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 2)
+    search = GridSearchCV(KLR(), {"lam": [0.01, 1.0]}, cv=KFold(3)).fit(K, y)
+    for i, (tr, va) in enumerate(KFold(3).split(K)):
+        own = KLR(lam=0.01).fit(K[np.ix_(tr, tr)], y[tr]).score(K[np.ix_(va, tr)], y[va])
+        assert search.cv_results_[f"split{i}_test_score"][0] == pytest.approx(own, abs=1e-12)
+    assert search.best_estimator_.lam == search.best_params_["lam"]
+
+
+def test_the_fit_stage_does_not_import_scikit_learn():
+    code = "import sys, kreinbench.stages.fit; print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pandas')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,35 @@
+"""kreinbench.selection.stratified_folds against scikit-learn's StratifiedKFold, its reference."""
+
+import numpy as np
+import pytest
+from sklearn.model_selection import StratifiedKFold
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.selection import stratified_folds
+
+
+@pytest.mark.parametrize("n_folds", [2, 3, 5, 10])
+def test_folds_are_scikit_learns_index_for_index(n_folds):
+    rng = np.random.default_rng(0)
+    labels = [
+        rng.choice([-1, 1], size=97),                    # binary, ±1
+        rng.choice(np.array(["b", "a", "c"]), size=60),  # strings, first seen ≠ sorted order
+        np.r_[np.zeros(50), np.ones(11)],                # imbalanced, sorted by class
+        rng.integers(0, 4, size=203),                    # four classes
+    ]
+    for y in labels:
+        for seed in (0, 1, 2024, 2**32 + 5):
+            ours = stratified_folds(y, n_folds, seed)
+            theirs = list(StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed % 2**32)
+                          .split(np.zeros(y.size), y))
+            assert len(ours) == len(theirs) == n_folds
+            for (tr, va), (tr_ref, va_ref) in zip(ours, theirs):
+                np.testing.assert_array_equal(tr, tr_ref)
+                np.testing.assert_array_equal(va, va_ref)
+
+
+def test_too_few_members_is_an_error_naming_the_class_sizes():
+    with pytest.raises(KreinbenchError, match=r"class sizes are \[2, 3\]"):
+        stratified_folds(np.array([0, 0, 1, 1, 1]), 5, seed=0)
+    with pytest.warns(UserWarning, match="only 2 members"):
+        stratified_folds(np.array([0, 0] + [1] * 10), 3, seed=0)
