@@ -11,6 +11,7 @@ from sklearn.utils import get_tags
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import ESTIMATORS, IKLR, KLR
+from kreinbench.methods.base import Estimator
 from kreinbench.methods.multiclass import OneVsRest
 
 
@@ -30,14 +31,42 @@ def test_params_round_trip_through_clone_as_for_a_base_estimator(name):
     assert tags == BaseEstimator.__sklearn_tags__(est)
 
 
-def test_set_params_repr_and_nested_params():
+def test_set_params_and_repr():
     est = IKLR().set_params(lam=0.5, solver="ccicp-sgd")
     assert (est.lam, est.solver) == (0.5, "ccicp-sgd")
     assert repr(est) == "IKLR(lam=0.5, solver='ccicp-sgd')"
     with pytest.raises(KreinbenchError, match="IKLR has no parameter 'lamda'"):
         est.set_params(lamda=1.0)
-    ovr = OneVsRest(KLR(lam=0.1))
-    assert ovr.estimator.lam == 0.1
+
+
+class Wrapper(Estimator):
+    def __init__(self, *, estimator=None, weight=1.0):
+        self.estimator = estimator
+        self.weight = weight
+
+
+def test_nested_params_as_in_scikit_learn():
+    wrapper = Wrapper(estimator=KLR(lam=0.1))
+    assert wrapper.get_params()["estimator__lam"] == 0.1
+    assert set(wrapper.get_params(deep=False)) == {"estimator", "weight"}
+    wrapper.set_params(estimator__lam=2.0, weight=0.5)
+    assert (wrapper.estimator.lam, wrapper.weight) == (2.0, 0.5)
+    twin = clone(wrapper)
+    assert twin.estimator is not wrapper.estimator and twin.estimator.lam == 2.0
+
+
+def test_one_vs_rest_fits_one_fresh_estimator_per_class():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(45, 2))
+    y = np.repeat([0, 1, 2], 15)
+    X[y == 1] += 3
+    X[y == 2] -= 3
+    K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 2)
+    base = KLR(lam=0.01)
+    ovr = OneVsRest(base).fit(K, y)
+    assert all(est is not base and est.lam == 0.01 for est in ovr.estimators_)
+    assert len({id(est) for est in ovr.estimators_}) == 3
+    assert np.mean(ovr.predict(K) == y) > 0.9
 
 
 def test_grid_search_cv_slices_the_kernel_on_both_axes():
