@@ -33,3 +33,34 @@ def test_too_few_members_is_an_error_naming_the_class_sizes():
         stratified_folds(np.array([0, 0, 1, 1, 1]), 5, seed=0)
     with pytest.warns(UserWarning, match="only 2 members"):
         stratified_folds(np.array([0, 0] + [1] * 10), 3, seed=0)
+
+
+def test_separate_fits_share_one_spectrum_per_fold_with_the_scores_of_unshared_fits(monkeypatch):
+    from kreinbench import selection
+    from kreinbench.methods import KSVM, TDCASVM, IndefiniteSVM, SpectrumKLR
+    from kreinbench.plan import spectrum_kind
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(70, 3))
+    y = np.where(X[:, 0] + 0.4 * rng.normal(size=70) > 0, 1, -1)
+    K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 2)
+    E = rng.normal(size=(70, 70))
+    K = K - 0.1 * (E + E.T) / 2  # indefinite
+    folds = stratified_folds(y, 3, seed=1)
+    computed = []
+    real = selection.compute_spectrum
+    monkeypatch.setattr(selection, "compute_spectrum", lambda K_, kind: computed.append(kind) or real(K_, kind))
+    cases = [
+        (lambda p: IndefiniteSVM(tol=1e-4, max_iter=300, **p), [{"C": C, "rho": rho} for C in (0.1, 1) for rho in (1, 10)]),
+        (lambda p: KSVM(**p), [{"C": 0.1}, {"C": 1.0}]),
+        (lambda p: TDCASVM(**p), [{"C": 0.1}, {"C": 1.0}]),
+        (lambda p: SpectrumKLR(**p), [{"transform": "flip", "lam": 0.1}, {"transform": "clip", "lam": 0.1}]),
+    ]
+    for make, candidates in cases:
+        computed.clear()
+        shared = selection.separate_fit_scores(make, candidates, K, y, folds,
+                                               spectrum_of=lambda est: spectrum_kind(type(est), est.get_params()))
+        kind = spectrum_kind(type(make(candidates[0])), make(candidates[0]).get_params())
+        assert computed == [kind] * len(folds)  # once per fold, whatever the number of candidates
+        own = selection.separate_fit_scores(make, candidates, K, y, folds)
+        np.testing.assert_array_equal(shared, own)

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.spectrum import Spectrum, compute_spectrum
 
 
 @dataclass
@@ -78,6 +79,43 @@ def stratified_folds(y: np.ndarray, n_folds: int, seed: int) -> list[tuple[np.nd
     return [(index[test_fold != i], index[test_fold == i]) for i in range(n_folds)]
 
 
+def separate_fit_scores(make_estimator: Callable[[dict], Any], candidates: list[dict], K: np.ndarray, y: np.ndarray,
+                        folds, X: np.ndarray | None = None,
+                        spectrum_of: Callable[[Any], str | None] | None = None) -> np.ndarray:
+    """Validation scores (candidates × folds), one fit per candidate and fold.
+
+    Each fold's kernel slices are taken once for all candidates.  With ``spectrum_of``, each
+    spectrum kind the candidates need is computed once per fold, as
+    :func:`kreinbench.spectrum.compute_spectrum` (what the estimators compute themselves when given
+    none, and what the pipeline gives their final fit), and passed to every fit as ``spectrum=``:
+    a grid of C and ρ for IndefiniteSVM then eigendecomposes each fold once instead of once per
+    point.  Its arrays are made read-only, so that no fit can alter what the next one reads.
+    """
+    scores = np.empty((len(candidates), len(folds)))
+    for j, (tr, va) in enumerate(folds):
+        K_tr, K_va = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
+        features = (None, None) if X is None else (X[tr], X[va])
+        spectra = {}
+        for i, params in enumerate(candidates):
+            estimator = make_estimator(params)
+            kind = spectrum_of(estimator) if spectrum_of is not None else None
+            fit_kwargs = {}
+            if kind is not None:
+                if kind not in spectra:
+                    spectra[kind] = read_only(compute_spectrum(K_tr, kind))
+                fit_kwargs["spectrum"] = spectra[kind]
+            scores[i, j] = fit_and_score(estimator, K_tr, y[tr], K_va, y[va], *features, **fit_kwargs)
+    return scores
+
+
+def read_only(spectrum: Spectrum) -> Spectrum:
+    """The spectrum, its arrays locked against writes (it serves several fits)."""
+    for array in (spectrum.eigenvalues, spectrum.eigenvectors):
+        if array is not None:
+            array.flags.writeable = False
+    return spectrum
+
+
 def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list]):
     """The estimator whose ``lambda_path_scores`` serves the whole grid, or None (separate fits)."""
     if set(grid) != {"lam"}:
@@ -90,12 +128,14 @@ def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list]):
 
 def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.ndarray], y: np.ndarray,
                    grid: dict[str, list], *, n_folds: int, seed: int, X: np.ndarray | None = None,
-                   paths: bool = True) -> SelectionResult:
+                   paths: bool = True, spectrum_of: Callable[[Any], str | None] | None = None) -> SelectionResult:
     """Pick the kernel instance and estimator parameters with the best mean fold score.
 
     ``X`` (the training features) is sliced along with the kernel for estimators that need it.
     ``paths=False`` fits every (fold, parameter) pair on its own even where the estimator has a λ
-    path (the reference the path is tested and benchmarked against).
+    path (the reference the path is tested and benchmarked against).  ``spectrum_of`` (an
+    estimator ↦ the spectrum kind its ``fit`` takes, or None) lets the separate fits of a fold
+    share one spectrum of the fold kernel per kind (:func:`separate_fit_scores`).
 
     Ties go to the first candidate in (kernel instance, grid) order, so the choice is
     deterministic.  Warnings raised by fold fits (e.g. non-convergence at extreme parameters)
@@ -113,9 +153,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
             if path is not None:
                 fold_scores = path.lambda_path_scores(K, y, folds, grid["lam"])
             else:
-                fold_scores = np.array([[fit_and_score(make_estimator(params), K[np.ix_(tr, tr)], y[tr], K[np.ix_(va, tr)],
-                                                       y[va], *((None, None) if X is None else (X[tr], X[va])))
-                                         for tr, va in folds] for params in candidates])
+                fold_scores = separate_fit_scores(make_estimator, candidates, K, y, folds, X, spectrum_of)
         n_warnings += len(caught)
         for params, accs in zip(candidates, fold_scores):
             mean = float(np.mean(accs))

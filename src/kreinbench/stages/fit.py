@@ -94,7 +94,8 @@ def fit(snakemake) -> None:
         selection = SelectionResult(best_instance=next(iter(kernels)), best_params={}, best_score=None)
     else:
         selection = cross_validate(make, kernels, split.y_train, spec.get("grid", {}),
-                                   n_folds=snakemake.params.cv_folds, seed=seed, X=split.X_train)
+                                   n_folds=snakemake.params.cv_folds, seed=seed, X=split.X_train,
+                                   spectrum_of=lambda est: spectrum_kind(type(est), est.get_params()))
         log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f)", method, dataset, rep,
                  selection.best_instance, selection.best_params, selection.best_score)
     cv_time = time.perf_counter() - start
