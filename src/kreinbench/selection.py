@@ -6,7 +6,9 @@ a kernel is never recomputed for a fold.
 A grid over ``lam`` alone is handed whole to the estimator when it has a ``lambda_path_scores``
 method: the fits of one fold then share what does not depend on λ (a spectral step, an
 eigendecomposition) and run together (IKLR's lock step, KLR's warm starts along the path),
-with the scores of the separate fits (see each estimator's method and its tests).
+with the scores of the separate fits (see each estimator's method and its tests).  Other grids
+are fitted separately, each fold's slices and spectra made once for all its fits
+(:func:`separate_fit_scores`).
 """
 
 from __future__ import annotations
