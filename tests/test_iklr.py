@@ -10,9 +10,10 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import check_train_kernel
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR, iklr_inner
-from kreinbench.methods.iklr import _fit_lockstep, cross_validate_lambda
+from kreinbench.methods import iklr
+from kreinbench.methods.iklr import _fit_lockstep, _LockstepFits, cross_validate_lambda
 from kreinbench.methods.multiclass import OneVsRest
-from kreinbench.selection import cross_validate
+from kreinbench.selection import cross_validate, stratified_folds
 from kreinbench.spectrum import compute_spectrum, eigendecompose
 
 
@@ -379,7 +380,8 @@ def test_lambda_cv_with_shared_spectral_step_reproduces_plain_cv(tl1_monk2, rbf_
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
         fast = cross_validate_lambda(K, y, lams, n_folds=3, seed=5, split=split)
-    plain = cross_validate(lambda params: IKLR(split=split, **params), {"k": K}, y, {"lam": lams}, n_folds=3, seed=5)
+    plain = cross_validate(lambda params: IKLR(split=split, **params), {"k": K}, y, {"lam": lams}, n_folds=3, seed=5,
+                           paths=False)
     np.testing.assert_array_equal(fast["cv_accuracy"], [row["cv_accuracy"] for row in plain.scores])
     assert fast["best_lam"] == plain.best_params["lam"]
 
@@ -394,13 +396,58 @@ def test_lockstep_lambda_path_gives_the_separate_fits(tl1_monk2, rbf_heart, kern
         separate = [IKLR(lam=lam, init=init, random_state=0).fit(K, y) for lam in lams]
     ests = [IKLR(lam=lam, init=init, random_state=0) for lam in lams]
     K_checked, y_pm, _ = check_train_kernel(K, y)
-    _fit_lockstep(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None))
+    _fit_lockstep(K_checked, [_LockstepFits.prepared(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None))])
     for one, batched in zip(separate, ests):
         scale = np.abs(one.alpha_).max()
         np.testing.assert_allclose(batched.alpha_, one.alpha_, rtol=1e-9, atol=1e-11 * scale)
         assert batched.intercept_ == pytest.approx(one.intercept_, rel=1e-9, abs=1e-12)
-        assert (batched.n_iter_, batched.diverged_, batched.n_matvecs_ >= one.n_matvecs_) == (one.n_iter_, one.diverged_, True)
-    assert ests[0].n_matvecs_ == sum(one.n_matvecs_ for one in separate)
+        assert (batched.n_iter_, batched.diverged_, batched.n_matvecs_) == (one.n_iter_, one.diverged_, one.n_matvecs_)
+
+
+@pytest.mark.parametrize("kernel,split", [("tl1", "eigen"), ("tl1", "shift"), ("psd", "eigen"), ("one_negative", "eigen")])
+def test_folds_in_one_lock_step_give_each_folds_separate_fits(tl1_monk2, rbf_heart, kernel, split):
+    """Every fold's λ grid embedded in K's rows and fitted in one lock step: each column is the
+    separate fit on the fold's kernel slice (its own spectral step, τ, K₋ and start)."""
+    K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
+    lams = [1e-3, 0.1, 1.0]
+    fits, separate = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for tr, _ in stratified_folds(np.asarray(y), 3, 0):
+            K_tr, y_pm, _ = check_train_kernel(K[np.ix_(tr, tr)], y[tr])
+            ests = [IKLR(lam=lam, split=split, init="uniform", random_state=1) for lam in lams]
+            fits.append(_LockstepFits.prepared(ests, K_tr, y_pm, IKLR._spectral_step(K_tr, split, None), rows=tr))
+            separate.append([IKLR(lam=lam, split=split, init="uniform", random_state=1).fit(K_tr, y[tr]) for lam in lams])
+        _fit_lockstep(K, fits)
+    assert any(fit.rows.size < K.shape[0] for fit in fits)
+    for fit, ones in zip(fits, separate):
+        for batched, one in zip(fit.ests, ones):
+            scale = np.abs(one.alpha_).max()
+            np.testing.assert_allclose(batched.alpha_, one.alpha_, rtol=1e-9, atol=1e-11 * scale)
+            assert batched.intercept_ == pytest.approx(one.intercept_, rel=1e-9, abs=1e-12)
+            assert (batched.n_iter_, batched.diverged_, batched.n_matvecs_) == (one.n_iter_, one.diverged_, one.n_matvecs_)
+            assert batched.stationarity_ == pytest.approx(one.stationarity_, rel=1e-8)
+
+
+def test_folds_whose_eigenvectors_outgrow_half_the_kernel_run_in_several_lock_steps(rbf_heart, monkeypatch):
+    """A kernel with n/2 negative eigenpairs: the folds' K₋ eigenvectors would take more than half
+    of K's bytes together, so the folds are fitted a few at a time, with the same scores."""
+    K_psd, _, y, _ = rbf_heart
+    mu, V = np.linalg.eigh(K_psd)
+    mu[: mu.size // 2] = -1e-3 * np.arange(1, mu.size // 2 + 1)
+    K = (V * mu) @ V.T
+    K = (K + K.T) / 2
+    groups = []
+    monkeypatch.setattr(iklr, "_fit_lockstep", lambda K_, fits: groups.append(len(fits)) or real(K_, fits))
+    real = _fit_lockstep
+    lams = [0.01, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)
+        fast = cross_validate_lambda(K, y, lams, n_folds=5, seed=2)
+    plain = cross_validate(lambda params: IKLR(**params), {"k": K}, y, {"lam": lams}, n_folds=5, seed=2, paths=False)
+    assert sum(groups) == 5 and len(groups) > 1
+    np.testing.assert_array_equal(fast["cv_accuracy"], [row["cv_accuracy"] for row in plain.scores])
 
 
 def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):
@@ -411,7 +458,8 @@ def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):
     params = [est._validated() for est in ests]
     kminus = [est._prepare(K, y.size, IKLR._spectral_step(K, "eigen", None), p) for est, p in zip(ests, params)][0]
     caps = np.array([p["gd_step_cap"] for p in params])
-    out = iklr_inner.ccicp_gd_lockstep(K, y_pm, kminus, lams, caps, alpha0=np.zeros(y.size), radius=np.array([0.1, np.inf]),
+    out = iklr_inner.ccicp_gd_lockstep(K, np.repeat(y_pm[:, None], 2, axis=1), lambda V, cols: kminus(V), lams, caps,
+                                       A0=np.zeros((y.size, 2)), radius=np.array([0.1, np.inf]),
                                        eta=0.02, rho=0.8, eps=1.0, max_outer=20, max_inner=10000)
     assert out["diverged"].tolist() == [True, False] and 1 < out["n_iter"][0] < 20 == out["n_iter"][1]
     # The frozen column is the separate fit stopped after as many outer iterations.

@@ -432,10 +432,11 @@ class IKLR(KernelLogisticMixin):
         certifies every fold kernel positive definite at once (a principal submatrix of a
         positive definite matrix is one), leaving each fold only its μ_max (Lanczos); otherwise
         each fold's partial spectrum is computed once and serves every λ (τ and K₋ do not depend
-        on λ).  For CCICP-GD the fits of one fold run in lock step
-        (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`): the same iterates, with the
-        kernel products of all λ batched into one matrix product per step, which reads the fold
-        kernel once for all of them.  Warm starts in λ are not used: CCICP-GD runs its k_max outer
+        on λ).  For CCICP-GD the fits of all folds and λ run in one lock step
+        (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`): the same iterates, each fold's
+        embedded in K's rows, so that the kernel products of a step are one matrix product with K
+        and its Python work is done once (the folds are split into several lock steps only when
+        their negative eigenvectors would take more than half of K's bytes).  Warm starts in λ are not used: CCICP-GD runs its k_max outer
         iterations whatever the start (the inner |ΔF_k| ≤ ε = 1 test ends every inner loop after
         one step), so a warm start would change the fit, not its cost.  ``seconds``, when given,
         receives the wall time of each part (``certificate``, ``slices``, ``spectral``, ``fits``,
@@ -457,9 +458,9 @@ class IKLR(KernelLogisticMixin):
         certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
         lap("certificate")
         lockstep = p0["inner"] == "gd" and p0["stop"] == "objective"
-        scores = np.empty((len(lams), len(folds)))
+        fold_ests, waiting, held = [], [], 0  # lock-step fits not yet run; their K₋ eigenvectors' bytes
         for j, (tr, va) in enumerate(folds):
-            K_tr, K_va = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
+            K_tr = K[np.ix_(tr, tr)]
             K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
             lap("slices")
             spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)
@@ -467,15 +468,26 @@ class IKLR(KernelLogisticMixin):
             ests = [IKLR(**{**self.get_params(), "lam": lam}) for lam in lams]
             for est in ests:
                 est.classes_ = fold_classes
+            fold_ests.append(ests)
             if lockstep:
-                _fit_lockstep(ests, K_tr, y_tr, spectral)
+                waiting.append(_LockstepFits.prepared(ests, K_tr, y_tr, spectral, rows=tr))
+                held += spectral.V_neg.nbytes
+                # All folds in one lock step, unless their eigenvectors would outgrow half of K
+                # (the memory target is 3× the kernel's bytes).
+                if j == len(folds) - 1 or held > K.nbytes // 2:
+                    del K_tr, spectral
+                    _fit_lockstep(K, waiting)
+                    waiting, held = [], 0
             else:
                 for est in ests:
                     est._fit(K_tr, y_tr, spectral, est._validated())
             lap("fits")
+        scores = np.empty((len(lams), len(folds)))
+        for j, ((tr, va), ests) in enumerate(zip(folds, fold_ests)):
+            K_va = K[np.ix_(va, tr)]
             for i, est in enumerate(ests):
                 scores[i, j] = est.score(K_va, y[va])
-            lap("scoring")
+        lap("scoring")
         return scores
 
 
@@ -495,30 +507,80 @@ def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **para
             "classes": np.unique(y), "seconds": seconds}
 
 
-def _fit_lockstep(ests: list, K, y_pm, spectral: SpectralData) -> None:
-    """Fit CCICP-GD estimators that differ only in λ on one kernel, in lock step.
+class _LockstepFits(NamedTuple):
+    """CCICP-GD fits that differ only in λ, on one kernel (K or a fold's principal submatrix),
+    ready for :func:`_fit_lockstep`."""
 
-    Each gets ``alpha_``, ``intercept_``, ``n_iter_``, ``diverged_``, ``stationarity_`` and, as
-    ``n_matvecs_``, the lock step's total (the sum over the separate fits); no ``history_``.  The
-    warnings are those of the separate fits (in the runaway's, without its objective value).
+    ests: list
+    params: list
+    rows: np.ndarray | None  # the kernel's rows in K (None: all of K)
+    y_pm: np.ndarray
+    kminus: object  # v ↦ K₋v of this kernel (τ, hence K₋, does not depend on λ)
+    tau: float
+    tau_only: bool  # K₋ = τI (no negative eigenpairs in the split)
+    alpha0: np.ndarray
+
+    @classmethod
+    def prepared(cls, ests: list, K, y_pm, spectral: SpectralData, *, rows=None) -> "_LockstepFits":
+        params = [est._validated() for est in ests]
+        for est, p in zip(ests, params):
+            kminus = est._prepare(K, y_pm.size, spectral, p)
+        alpha0 = ests[0]._initial_alpha(y_pm.size, np.random.default_rng(ests[0].random_state))
+        return cls(ests, params, rows, y_pm, kminus, ests[0].tau_, spectral.V_neg.shape[1] == 0, alpha0)
+
+
+def _fit_lockstep(K, fits: list) -> None:
+    """Fit every estimator of ``fits`` (a list of :class:`_LockstepFits`) in one lock step on K.
+
+    A fold's fits are embedded in K's rows (zero α off the fold's rows), so the kernel products of
+    all folds and λ are one matrix product with K per step, and the Python work of a step is
+    shared by all of them.  Each estimator gets ``alpha_``, ``intercept_``, ``n_iter_``,
+    ``diverged_``, ``stationarity_`` and ``n_matvecs_`` of its separate fit; no ``history_``.
+    The warnings are those of the separate fits (in the runaway's, without its objective value).
     """
-    params = [est._validated() for est in ests]
-    for est, p in zip(ests, params):  # τ, hence K₋, does not depend on λ: any estimator's K₋ serves
-        kminus = est._prepare(K, y_pm.size, spectral, p)
-    rng = np.random.default_rng(ests[0].random_state)
-    alpha0 = ests[0]._initial_alpha(y_pm.size, rng)
-    lams = np.array([q["lam"] for q in params])
-    radius = RUNAWAY_FACTOR / (lams * np.sqrt(y_pm.size)) + float(np.linalg.norm(alpha0))
-    out = iklr_inner.ccicp_gd_lockstep(K, y_pm, kminus, lams, np.array([q["gd_step_cap"] for q in params]),
-                                       alpha0=alpha0, radius=radius, eta=p["eta"], rho=p["rho"], eps=p["eps"],
+    n = K.shape[0]
+    columns = [(fit, i) for fit in fits for i in range(len(fit.ests))]
+    Y, A0 = np.zeros((n, len(columns))), np.zeros((n, len(columns)))
+    for c, (fit, _) in enumerate(columns):
+        rows = slice(None) if fit.rows is None else fit.rows
+        Y[rows, c], A0[rows, c] = fit.y_pm, fit.alpha0
+    lams = np.array([fit.params[i]["lam"] for fit, i in columns])
+    sizes = np.array([fit.y_pm.size for fit, _ in columns])
+    radius = RUNAWAY_FACTOR / (lams * np.sqrt(sizes)) + np.linalg.norm(A0, axis=0)
+    caps = np.array([fit.params[i]["gd_step_cap"] for fit, i in columns])
+    p = fits[0].params[0]
+    out = iklr_inner.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits, len(columns)), lams, caps, A0=A0,
+                                       radius=radius, eta=p["eta"], rho=p["rho"], eps=p["eps"],
                                        max_outer=p["max_outer"], max_inner=p["max_inner"])
-    for i, est in enumerate(ests):
-        est.alpha_, est.intercept_ = out["alpha"][:, i].copy(), float(out["b"][i])
-        est.n_iter_, est.diverged_, est.n_matvecs_ = int(out["n_iter"][i]), bool(out["diverged"][i]), out["matvecs"]
-        est.stationarity_ = float(out["stationarity"][i])
+    for c, (fit, i) in enumerate(columns):
+        est, rows = fit.ests[i], slice(None) if fit.rows is None else fit.rows
+        est.alpha_, est.intercept_ = out["alpha"][rows, c].copy(), float(out["b"][c])
+        est.n_iter_, est.diverged_ = int(out["n_iter"][c]), bool(out["diverged"][c])
+        est.n_matvecs_, est.stationarity_ = int(out["matvecs"][c]), float(out["stationarity"][c])
         if est.diverged_:
             warnings.warn(f"IKLR iterates ran away at outer iteration {est.n_iter_}: ||alpha|| exceeds "
-                          f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {radius[i]:.3g} (lam = {est.lam:g}), beyond "
+                          f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {radius[c]:.3g} (lam = {est.lam:g}), beyond "
                           "any stationary point", RunawayWarning, stacklevel=3)
         else:
-            est._warn_if_not_stationary(params[i], exact=False)
+            est._warn_if_not_stationary(fit.params[i], exact=False)
+
+
+def _kminus_of_columns(fits: list, m: int):
+    """(V, cols) ↦ each column's K₋ applied to V's columns, zero off the column's rows."""
+    fit_of = np.repeat(np.arange(len(fits)), [len(fit.ests) for fit in fits])
+    if len(fits) == 1 and fits[0].rows is None:
+        return lambda V, cols: fits[0].kminus(V)
+    tau = np.repeat([fit.tau for fit in fits], [len(fit.ests) for fit in fits])
+    if all(fit.tau_only for fit in fits):
+        return lambda V, cols: V * tau[cols]  # V is zero off each column's rows already
+
+    def kminus(V, cols):
+        out = np.zeros_like(V)
+        which = fit_of[cols]
+        for f in np.unique(which):
+            j = np.flatnonzero(which == f)
+            rows = np.arange(V.shape[0]) if fits[f].rows is None else fits[f].rows
+            out[np.ix_(rows, j)] = fits[f].kminus(V[np.ix_(rows, j)])
+        return out
+
+    return kminus

@@ -204,39 +204,53 @@ def lbfgs(sub: Subproblem, pt: Point, *, gtol, max_inner):
 BLOCK = 8
 
 
-def ccicp_gd_lockstep(K, y, kminus, lams, step_caps, *, alpha0, radius, eta, rho, eps, max_outer, max_inner):
-    """CCICP-GD (``gd_decay`` with the |ΔF_k| ≤ ε stop) for several λ on one kernel, in lock step.
+def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, eps, max_outer, max_inner):
+    """CCICP-GD (``gd_decay`` with the |ΔF_k| ≤ ε stop) for several fits on one kernel, in lock step.
 
-    Column i follows exactly the iterates of the fit with λ = ``lams[i]`` (and step cap
-    ``step_caps[i]``): the same outer and inner loops, Armijo safeguard and stops, and it freezes
-    where that fit stops (its inner loops all end, or ‖α‖ exceeds ``radius[i]``: a runaway).  Only
-    the kernel products are shared: the columns needing one at a step go into a single matrix
-    product, which reads K once for all of them.  Returns α (n × m), b, outer iterations, runaway
-    flags, ``matvecs``, the kernel products as counted by the separate fits, summed, and
-    ``stationarity``, ‖∇f‖ / ‖∇f(α⁰, b⁰)‖ per column at its last point.
+    Column i is a fit with λ = ``lams[i]`` and step cap ``step_caps[i]`` on the rows where
+    ``Y[:, i]`` (n × m) is nonzero, ±1 there: on all of K (a λ grid), or on a principal
+    submatrix of it (a CV fold's train kernel, embedded: its α is zero off those rows, so K's
+    products restricted to them are the fold kernel's).  ``A0`` (n × m) holds the starting α,
+    zero off each column's rows; ``kminus(V, cols)`` applies the K₋ of the fit of column
+    ``cols[j]`` to ``V[:, j]``, zero off its rows.  Column i follows exactly the iterates of its
+    separate fit: the same outer and inner loops, Armijo safeguard and stops, and it freezes
+    where that fit stops (its inner loops all end, or ‖α‖ exceeds ``radius[i]``: a runaway).
+    Only the kernel products are shared: the columns needing one at a step go into a single
+    matrix product, which reads K once for all of them, and the Python work of a step is done
+    once for all columns.  Returns α (n × m), b, outer iterations, runaway flags, ``matvecs``
+    (per column, the kernel products its separate fit counts) and ``stationarity``,
+    ‖∇f‖ / ‖∇f(α⁰, b⁰)‖ per column at its last point.
     """
-    n, m = y.size, lams.size
-    Y = y[:, None]
-    A = np.repeat(alpha0[:, None], m, axis=1)
+    n, m = Y.shape
+    rows = Y != 0
+    restricted = not rows.all()
+    weight = rows / rows.sum(axis=0)  # the mean over each column's rows
+    A = A0.copy()
     B = np.zeros(m)
-    KA = np.repeat(K @ alpha0[:, None], m, axis=1) if alpha0.any() else np.zeros((n, m))
-    KmA = kminus(A)
-    matvecs = int(alpha0.any()) * m
+    started = A.any(axis=0)
+    matvecs = started.astype(int)
+    KA = np.zeros((n, m))
+    if started.any():
+        KA[:, started] = K @ A[:, started]
+    KmA = kminus(A, np.arange(m))
 
-    def value(KA_, B_):  # L(α, b) per column, as LogisticKernelLoss.value
-        return np.mean(np.logaddexp(0.0, -Y * (KA_ + B_)), axis=0)
+    def value(c, KA_, B_):  # L(α, b) of columns c, as LogisticKernelLoss.value
+        return np.einsum("ij,ij->j", weight[:, c], np.logaddexp(0.0, -Y[:, c] * (KA_ + B_)))
 
     def loss_gradient(cols):
-        nonlocal matvecs
-        W = Y * expit(-Y * (KA[:, cols] + B[cols])) / n
-        matvecs += cols.size
+        W = weight[:, cols] * Y[:, cols] * expit(-Y[:, cols] * (KA[:, cols] + B[cols]))
+        matvecs[cols] += 1
         LG[:, cols], GB[cols] = -(K @ W), -W.sum(axis=0)
+
+    def on_rows(V, cols):  # zero off each column's rows (K's products have garbage there)
+        return V * rows[:, cols] if restricted else V
 
     LG, GB = np.empty((n, m)), np.empty(m)
     loss_gradient(np.arange(m))
 
     def grad_norm():  # ‖∇f(α, b)‖ per column, from the cached loss gradients (no kernel product)
-        return np.sqrt(np.einsum("ij,ij->j", LG + lams * KA, LG + lams * KA) + GB * GB)
+        G = on_rows(LG + lams * KA, np.arange(m))
+        return np.sqrt(np.einsum("ij,ij->j", G, G) + GB * GB)
 
     g0 = np.maximum(grad_norm(), np.finfo(float).tiny)
     live = np.ones(m, dtype=bool)
@@ -249,7 +263,7 @@ def ccicp_gd_lockstep(K, y, kminus, lams, step_caps, *, alpha0, radius, eta, rho
         linear, const = lams * KmA, 0.5 * lams * np.einsum("ij,ij->j", A, KmA)
 
         def objective(c, A_, B_, KA_, KmA_):  # F_k per column c, as Subproblem.objective
-            return (value(KA_, B_) + 0.5 * lams[c] * np.einsum("ij,ij->j", A_, KA_ + KmA_)
+            return (value(c, KA_, B_) + 0.5 * lams[c] * np.einsum("ij,ij->j", A_, KA_ + KmA_)
                     - np.einsum("ij,ij->j", linear[:, c], A_) + const[c])
 
         F = np.full(m, np.nan)
@@ -265,7 +279,7 @@ def ccicp_gd_lockstep(K, y, kminus, lams, step_caps, *, alpha0, radius, eta, rho
             stale = c[t[c] > 0]  # moved since their loss gradient was taken
             if stale.size:
                 loss_gradient(stale)
-            G = LG[:, c] + lams[c] * (KA[:, c] + KmA[:, c]) - linear[:, c]
+            G = on_rows(LG[:, c] + lams[c] * (KA[:, c] + KmA[:, c]) - linear[:, c], c)
             gb = GB[c]
             gg = np.einsum("ij,ij->j", G, G) + gb * gb
             moving = gg != 0.0
@@ -273,8 +287,18 @@ def ccicp_gd_lockstep(K, y, kminus, lams, step_caps, *, alpha0, radius, eta, rho
             c, G, gb, gg = c[moving], G[:, moving], gb[moving], gg[moving]
             if c.size == 0:
                 break
-            KG, KmG = K @ G, kminus(G)
-            matvecs += c.size
+            KG, KmG = K @ G, kminus(G, c)
+            matvecs[c] += 1
+            # F_k along the ray (α, b) − s(G, g_b): the loss term needs each trial's margins, the
+            # rest is a quadratic in s from four inner products per column, so a trial costs one
+            # pass over n rows for the margins, not the separate fit's four vector updates.
+            P, Q = KA[:, c] + KmA[:, c], KG + KmG
+            half = 0.5 * lams[c]
+            slope = half * (np.einsum("ij,ij->j", A[:, c], Q) + np.einsum("ij,ij->j", G, P)) - np.einsum("ij,ij->j", linear[:, c], G)
+            curve = half * np.einsum("ij,ij->j", G, Q)
+            quad0 = F[c] - value(c, KA[:, c], B[c])
+            U = -Y[:, c] * (KA[:, c] + B[c])  # −y ⊙ margins at s = 0 and their rate in s
+            V = Y[:, c] * (KG + gb)
             s = step[c].copy()
             pending = np.ones(c.size, dtype=bool)
             F_new = np.empty(c.size)
@@ -284,9 +308,9 @@ def ccicp_gd_lockstep(K, y, kminus, lams, step_caps, *, alpha0, radius, eta, rho
                 # kernels, each a round of Python), and takes the first that passes Armijo, as here.
                 p = np.flatnonzero(pending)
                 S = np.multiply.accumulate(np.vstack([s[p], np.full((BLOCK - 1, p.size), rho)]), axis=0)
-                q, Sf = np.tile(p, BLOCK), S.ravel()  # trial-major columns
-                F_trial = objective(c[q], A[:, c[q]] - Sf * G[:, q], B[c[q]] - Sf * gb[q], KA[:, c[q]] - Sf * KG[:, q],
-                                    KmA[:, c[q]] - Sf * KmG[:, q]).reshape(BLOCK, p.size)
+                margins = U[:, None, p] + S * V[:, None, p]  # n × trial × column
+                loss = np.einsum("ij,itj->tj", weight[:, c[p]], np.logaddexp(0.0, margins, out=margins))
+                F_trial = loss + quad0[p] - S * slope[p] + S * S * curve[p]
                 ok = (F_trial <= F[c[p]] - ARMIJO * S * gg[p]) | (S < 1e-300)
                 hit, first = ok.any(axis=0), ok.argmax(axis=0)
                 s[p[hit]], F_new[p[hit]] = S[first[hit], hit], F_trial[first[hit], hit]
