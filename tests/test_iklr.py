@@ -432,13 +432,15 @@ def test_folds_in_one_lock_step_give_each_folds_separate_fits(tl1_monk2, rbf_hea
 
 def test_folds_whose_eigenvectors_outgrow_half_the_kernel_run_in_several_lock_steps(rbf_heart, monkeypatch):
     """A kernel with n/2 negative eigenpairs: the folds' K₋ eigenvectors would take more than half
-    of K's bytes together, so the folds are fitted a few at a time, with the same scores."""
+    of K's bytes together, so the folds are fitted a few at a time (here with the floor below which
+    they are always held together lowered to zero), with the same scores."""
     K_psd, _, y, _ = rbf_heart
     mu, V = np.linalg.eigh(K_psd)
     mu[: mu.size // 2] = -1e-3 * np.arange(1, mu.size // 2 + 1)
     K = (V * mu) @ V.T
     K = (K + K.T) / 2
     groups = []
+    monkeypatch.setattr(iklr, "LOCKSTEP_HELD_FLOOR", 0)
     monkeypatch.setattr(iklr, "_fit_lockstep", lambda K_, fits: groups.append(len(fits)) or real(K_, fits))
     real = _fit_lockstep
     lams = [0.01, 1.0]

@@ -83,6 +83,9 @@ SPLITS = {"eigen", "shift"}
 INITS = {"zeros", "ones", "minus_ones", "uniform"}
 # MM'17's ε when Theorem 1 allows none (its bound is negative): a stated, not derived, value.
 MM17_FALLBACK_EPS = 1e-3
+# Bytes of fold eigenvectors a CV lock step always holds: below this they are small beside the
+# interpreter itself (about 95 MiB with numpy, scipy and h5py), whatever the kernel's size.
+LOCKSTEP_HELD_FLOOR = 32 * 2**20
 # Seconds between progress lines of a long fit.
 PROGRESS_INTERVAL = 5.0
 # A stationary point satisfies K(λα − y⊙β/n) = 0, hence ‖α‖ ≤ 1/(λ√n) on range(K); iterates
@@ -436,7 +439,8 @@ class IKLR(KernelLogisticMixin):
         (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`): the same iterates, each fold's
         embedded in K's rows, so that the kernel products of a step are one matrix product with K
         and its Python work is done once (the folds are split into several lock steps only when
-        their negative eigenvectors would take more than half of K's bytes).  Warm starts in λ are not used: CCICP-GD runs its k_max outer
+        their negative eigenvectors would take more than half of K's bytes and
+        ``LOCKSTEP_HELD_FLOOR``).  Warm starts in λ are not used: CCICP-GD runs its k_max outer
         iterations whatever the start (the inner |ΔF_k| ≤ ε = 1 test ends every inner loop after
         one step), so a warm start would change the fit, not its cost.  ``seconds``, when given,
         receives the wall time of each part (``certificate``, ``slices``, ``spectral``, ``fits``,
@@ -473,8 +477,8 @@ class IKLR(KernelLogisticMixin):
                 waiting.append(_LockstepFits.prepared(ests, K_tr, y_tr, spectral, rows=tr))
                 held += spectral.V_neg.nbytes
                 # All folds in one lock step, unless their eigenvectors would outgrow half of K
-                # (the memory target is 3× the kernel's bytes).
-                if j == len(folds) - 1 or held > K.nbytes // 2:
+                # (the memory target is 3× the kernel's bytes) and the floor.
+                if j == len(folds) - 1 or held > max(K.nbytes // 2, LOCKSTEP_HELD_FLOOR):
                     del K_tr, spectral
                     _fit_lockstep(K, waiting)
                     waiting, held = [], 0
