@@ -30,7 +30,9 @@ class LogisticKernelLoss:
         self.n = y.size
 
     def value(self, Ka: np.ndarray, b: float) -> float:
-        return float(np.mean(np.logaddexp(0.0, -self.y * (Ka + b))))
+        # The sum over n, as np.mean computes it (the same pairwise sum and division), without
+        # np.mean's dispatch, which cost half of this call in exact CCCP's thousands of trial steps.
+        return float(np.logaddexp(0.0, -self.y * (Ka + b)).sum()) / self.n
 
     def weights(self, Ka: np.ndarray, b: float) -> np.ndarray:
         """y ⊙ β / n: the vector whose K-image is minus the α-gradient of the loss."""
