@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,12 +65,53 @@ class Split:
     attrs: dict
 
 
-def train_test_split(*args, **kwargs):
-    """sklearn's ``train_test_split``, imported on first use: the kernel and spectrum jobs (most of
-    a run's jobs) only read splits, and importing sklearn was half of their start-up time."""
-    from sklearn.model_selection import train_test_split as split
+def shuffled_split(n: int, *, n_train: int, n_test: int, labels: np.ndarray | None, seed: int,
+                   where: str) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (train, test) of a seeded random split of ``n`` rows into ``n_train`` and
+    ``n_test`` rows, stratified by ``labels`` when given.
 
-    return split(*args, **kwargs)
+    Index for index scikit-learn's ``train_test_split`` with these sizes and
+    ``random_state=seed`` (``ShuffleSplit``, or ``StratifiedShuffleSplit`` with ``labels``; the
+    same RandomState draws in the same order), so the splits are those the pipeline made when it
+    called scikit-learn, whose import took most of a split job (tests/test_split_sampling.py).
+    """
+    if n_train < 1 or n_test < 1 or n_train + n_test > n:
+        raise DataError(f"{where}: cannot split {n} rows into {n_train} train and {n_test} test rows")
+    rng = np.random.RandomState(seed)
+    if labels is None:
+        permutation = rng.permutation(n)
+        return permutation[n_test:n_test + n_train], permutation[:n_test]
+    classes, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
+    if counts.min() < 2:
+        raise DataError(f"{where}: cannot stratify the split: class {classes[counts.argmin()]!r} has one row")
+    if min(n_train, n_test) < classes.size:
+        raise DataError(f"{where}: cannot stratify {classes.size} classes into {n_train} train and {n_test} test rows")
+    members = np.split(np.argsort(inverse, kind="stable"), np.cumsum(counts)[:-1])
+    train_counts = _approximate_mode(counts, n_train, rng)
+    test_counts = _approximate_mode(counts - train_counts, n_test, rng)
+    train, test = [], []
+    for rows, k_train, k_test in zip(members, train_counts, test_counts):
+        shuffled = rows[rng.permutation(rows.size)]
+        train.extend(shuffled[:k_train])
+        test.extend(shuffled[k_train:k_train + k_test])
+    return rng.permutation(train), rng.permutation(test)
+
+
+def _approximate_mode(counts: np.ndarray, draws: int, rng: np.random.RandomState) -> np.ndarray:
+    """Rows per class of a stratified draw: the proportional share floored, the rest added to
+    the largest remainders, ties broken at random (scikit-learn's ``_approximate_mode``)."""
+    continuous = counts / counts.sum() * draws
+    floored = np.floor(continuous)
+    missing = int(draws - floored.sum())
+    remainder = continuous - floored
+    for value in np.sort(np.unique(remainder))[::-1]:
+        if missing <= 0:
+            break
+        (tied,) = np.where(remainder == value)
+        chosen = rng.choice(tied, size=min(tied.size, missing), replace=False)
+        floored[chosen] += 1
+        missing -= chosen.size
+    return floored.astype(int)
 
 
 def _subsample(rows: np.ndarray, y: np.ndarray, *, max_n: int | None, per_class: int | None, stratify: bool,
@@ -86,7 +128,9 @@ def _subsample(rows: np.ndarray, y: np.ndarray, *, max_n: int | None, per_class:
         rows = np.concatenate(chosen)
     if max_n is not None and rows.size > max_n:
         state = int(rng.integers(2**32))
-        rows, _ = train_test_split(rows, train_size=max_n, stratify=y[rows] if stratify else None, random_state=state)
+        kept, _ = shuffled_split(rows.size, n_train=max_n, n_test=rows.size - max_n,
+                                 labels=y[rows] if stratify else None, seed=state, where=where)
+        rows = rows[kept]
     return np.sort(rows)
 
 
@@ -128,11 +172,13 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
             raise DataError(f"{where}: the provided split has an empty train or test part")
     else:
         idx = _subsample(idx, data.y, max_n=max_n, per_class=per_class, stratify=stratify, rng=rng, where=where)
-        try:
-            train_idx, test_idx = train_test_split(idx, test_size=test_size, stratify=data.y[idx] if stratify else None,
-                                                   random_state=seed % 2**32)
-        except ValueError as exc:
-            raise DataError(f"{where}: cannot split with test_size={test_size}: {exc}") from exc
+        if not 0 < test_size < 1:
+            raise DataError(f"{where}: split.test_size must be in (0, 1), got {test_size!r}")
+        n_test = math.ceil(test_size * idx.size)
+        train, test = shuffled_split(idx.size, n_train=idx.size - n_test, n_test=n_test,
+                                     labels=data.y[idx] if stratify else None, seed=seed % 2**32,
+                                     where=f"{where} (split.test_size = {test_size})")
+        train_idx, test_idx = idx[train], idx[test]
     train_idx = np.sort(train_idx)
     test_idx = np.sort(test_idx)
     X_train, X_test = scale_features(data.X[train_idx], data.X[test_idx], scaling, where)
