@@ -155,7 +155,8 @@ def pipeline_section(memory: pd.DataFrame, overhead: pd.Series, run: str) -> lis
                     f"{'the interpreter and its imports dwarf kernels of a few MiB' if r.max_kernel_MB < 10 else ''} |")
     o = overhead
     rows.append(f"| pipeline overhead <= {100 * OVERHEAD_TARGET:.0f}% of compute, {run} ({int(o.jobs)} jobs, {int(o.cores)} cores) | "
-                f"wall {o.wall:.0f} s: compute {o.compute:.0f} s, Python start + imports {o.python_start:.0f} s, kernel I/O "
+                f"wall {o.wall:.0f} s: compute {o.compute:.0f} s, Python start + imports {o.python_start:.0f} s "
+                f"(as {int(o.get('startups_logged', 0))} jobs logged it, the others' estimated), kernel I/O "
                 f"{o.io:.1f} s, scheduling {o.scheduling:.0f} s | {o.overhead_share_of_compute:.2f} | "
                 f"{status(o.overhead_share_of_compute, OVERHEAD_TARGET)} | load {o.load_average} (other agents' work "
                 "inflates every job's seconds, compute and start-up alike) |")

@@ -27,6 +27,7 @@ from kreinbench.errors import KreinbenchError
 MB = 2**20
 # Snakemake's benchmark files give max_rss in MB (2^20 bytes, from psutil's bytes / 1024²).
 PEAK_RSS = re.compile(r"peak RSS ([\d.]+) MiB \(([\d.]+) MiB after imports\)")
+STARTUP = re.compile(r"stage starts ([\d.]+) s after its process")
 TIMESTAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 
 
@@ -54,6 +55,13 @@ def logged_peak_rss(log: Path) -> tuple[float, float]:
     return (float(found[-1][0]) * MB, float(found[-1][1]) * MB) if found else (np.nan, np.nan)
 
 
+def logged_startup(log: Path) -> float:
+    """Seconds from a job's process start to its stage (interpreter, Snakemake's preamble, the
+    script's imports), as the job logged them (kreinbench.stages.runner), NaN if absent."""
+    found = STARTUP.findall(log.read_text()) if log.exists() else []
+    return float(found[-1]) if found else np.nan
+
+
 def benchmark_records(workdir: str | Path) -> dict[str, pd.Series]:
     """The record of every benchmark file under ``workdir/logs/benchmark``, by ``rule/job`` (its
     path below that directory, without ``.tsv``)."""
@@ -69,15 +77,18 @@ def benchmark_records(workdir: str | Path) -> dict[str, pd.Series]:
 def job_table(workdir: str | Path, config: dict) -> pd.DataFrame:
     """One row per benchmark file under ``workdir/logs/benchmark``: rule, job, seconds, cpu
     seconds, Snakemake's sampled max_rss, the exact ``peak_rss`` and ``startup_rss`` (after the
-    imports) the job logged (bytes), and the kernel bytes of the job (NaN for rules without one)."""
+    imports) the job logged (bytes), its logged ``startup_s`` (seconds from its process start to
+    its stage) and the kernel bytes of the job (NaN for rules without one)."""
     workdir = Path(workdir)
     rows = []
     for name, record in benchmark_records(workdir).items():
         rule, _, job = name.partition("/")
         files = job_kernel_files(config, rule, job)
-        peak, startup = logged_peak_rss(workdir / "logs" / f"{name}.log")
+        log = workdir / "logs" / f"{name}.log"
+        peak, startup = logged_peak_rss(log)
         rows.append({"rule": rule, "job": job, "s": float(record["s"]), "cpu_time": float(record["cpu_time"]),
                      "max_rss": float(record["max_rss"]) * MB, "peak_rss": peak, "startup_rss": startup,
+                     "startup_s": logged_startup(log),
                      "mean_load": float(record["mean_load"]),
                      "kernel_bytes": float(sum(kernel_file_bytes(workdir / f) for f in files)) if files else np.nan})
     return pd.DataFrame(rows)
@@ -143,15 +154,19 @@ def kernel_read_seconds(workdir: str | Path, jobs: pd.DataFrame, config: dict) -
 def overhead_split(jobs: pd.DataFrame, *, wall: float, cores: int, startup: dict[str, float], io: float) -> dict:
     """The run's wall time split into compute, Python start + imports, kernel I/O and scheduling.
 
-    Busy core-seconds are the sum of the jobs' wall seconds; of those, each job's start-up
-    (``startup[rule]``: a fresh interpreter importing the rule's modules) and ``io`` are
-    overhead, the rest compute.  Scheduling is what the cores did not spend in jobs:
-    wall − busy / cores.  All in wall seconds of the whole run (core-seconds / cores).
+    Busy core-seconds are the sum of the jobs' wall seconds; of those, each job's start-up and
+    ``io`` are overhead, the rest compute.  A job's start-up is the one it logged (``startup_s``:
+    measured in the run, under the run's load), else ``startup[rule]`` (a fresh interpreter
+    importing the rule's modules, timed afterwards).  Scheduling is what the cores did not spend
+    in jobs: wall − busy / cores.  All in wall seconds of the whole run (core-seconds / cores).
     """
     busy = float(jobs.s.sum())
-    start = float(sum(startup.get(rule, np.nan) for rule in jobs.rule))
+    estimated = jobs.rule.map(lambda rule: startup.get(rule, np.nan)).astype(float)
+    logged = jobs.startup_s if "startup_s" in jobs else pd.Series(np.nan, index=jobs.index)
+    start = float(logged.fillna(estimated).sum())
     parts = {"compute": (busy - start - io) / cores, "python_start": start / cores, "io": io / cores,
              "scheduling": wall - busy / cores}
     overhead = parts["python_start"] + parts["io"] + parts["scheduling"]
-    return {"wall": wall, "cores": cores, "jobs": len(jobs), **parts, "overhead": overhead,
+    return {"wall": wall, "cores": cores, "jobs": len(jobs), "startups_logged": int(logged.notna().sum()),
+            **parts, "overhead": overhead,
             "overhead_share_of_compute": overhead / parts["compute"] if parts["compute"] > 0 else np.inf}

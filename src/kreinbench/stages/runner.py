@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import resource
 import traceback
 from pathlib import Path
@@ -27,6 +28,9 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
     # end: Snakemake's benchmark max_rss samples once a second, then every 30 s, and misses short
     # peaks (kreinbench.pipeline_bench reads this line).
     after_imports = peak_rss_mib()
+    started = process_age_seconds()
+    if started is not None:  # the interpreter's start, Snakemake's preamble and the script's imports
+        logging.getLogger("kreinbench").info(STARTUP_FORMAT, started)
     try:
         with threadpool_limits(limits=max(1, int(snakemake.threads))):
             stage(snakemake)
@@ -37,6 +41,20 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
 
 
 PEAK_RSS_FORMAT = "peak RSS %.1f MiB (%.1f MiB after imports)"
+STARTUP_FORMAT = "stage starts %.2f s after its process"
+
+
+def process_age_seconds() -> float | None:
+    """Seconds since this process started (Linux: its start time in /proc/self/stat against the
+    uptime; 10 ms resolution), None where /proc is missing."""
+    try:
+        stat = Path("/proc/self/stat").read_text()
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+    except OSError:
+        return None
+    # Field 22, counted after the parenthesized command name (which may hold spaces).
+    start_ticks = int(stat.rsplit(")", 1)[1].split()[19])
+    return max(uptime - start_ticks / os.sysconf("SC_CLK_TCK"), 0.0)
 
 
 def peak_rss_mib() -> float:
