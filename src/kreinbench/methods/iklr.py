@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 import scipy.linalg.lapack
@@ -519,7 +519,7 @@ class _LockstepFits(NamedTuple):
     params: list
     rows: np.ndarray | None  # the kernel's rows in K (None: all of K)
     y_pm: np.ndarray
-    kminus: object  # v ↦ K₋v of this kernel (τ, hence K₋, does not depend on λ)
+    kminus: Callable[[np.ndarray], np.ndarray]  # v ↦ K₋v of this kernel (τ, hence K₋, does not depend on λ)
     tau: float
     tau_only: bool  # K₋ = τI (no negative eigenpairs in the split)
     alpha0: np.ndarray
@@ -553,7 +553,7 @@ def _fit_lockstep(K, fits: list) -> None:
     radius = RUNAWAY_FACTOR / (lams * np.sqrt(sizes)) + np.linalg.norm(A0, axis=0)
     caps = np.array([fit.params[i]["gd_step_cap"] for fit, i in columns])
     p = fits[0].params[0]
-    out = iklr_inner.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits, len(columns)), lams, caps, A0=A0,
+    out = iklr_inner.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps, A0=A0,
                                        radius=radius, eta=p["eta"], rho=p["rho"], eps=p["eps"],
                                        max_outer=p["max_outer"], max_inner=p["max_inner"])
     for c, (fit, i) in enumerate(columns):
@@ -569,7 +569,7 @@ def _fit_lockstep(K, fits: list) -> None:
             est._warn_if_not_stationary(fit.params[i], exact=False)
 
 
-def _kminus_of_columns(fits: list, m: int):
+def _kminus_of_columns(fits: list):
     """(V, cols) ↦ each column's K₋ applied to V's columns, zero off the column's rows."""
     fit_of = np.repeat(np.arange(len(fits)), [len(fit.ests) for fit in fits])
     if len(fits) == 1 and fits[0].rows is None:

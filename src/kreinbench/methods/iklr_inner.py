@@ -212,9 +212,9 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
     submatrix of it (a CV fold's train kernel, embedded: its α is zero off those rows, so K's
     products restricted to them are the fold kernel's).  ``A0`` (n × m) holds the starting α,
     zero off each column's rows; ``kminus(V, cols)`` applies the K₋ of the fit of column
-    ``cols[j]`` to ``V[:, j]``, zero off its rows.  Column i follows exactly the iterates of its
-    separate fit: the same outer and inner loops, Armijo safeguard and stops, and it freezes
-    where that fit stops (its inner loops all end, or ‖α‖ exceeds ``radius[i]``: a runaway).
+    ``cols[j]`` to ``V[:, j]``, zero off its rows.  Column i follows the iterates of its separate
+    fit up to round-off (tests/test_iklr.py holds them to 1e-9): the same outer and inner loops,
+    Armijo safeguard and stops, and it freezes where that fit stops (its inner loops all end, or ‖α‖ exceeds ``radius[i]``: a runaway).
     Only the kernel products are shared: the columns needing one at a step go into a single
     matrix product, which reads K once for all of them, and the Python work of a step is done
     once for all columns.  Returns α (n × m), b, outer iterations, runaway flags, ``matvecs``
