@@ -12,6 +12,7 @@ from kreinbench.methods.base import check_train_kernel
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR, iklr_inner
 from kreinbench.methods import iklr
 from kreinbench.methods.iklr import _fit_lockstep, _LockstepFits, cross_validate_lambda
+from kreinbench.methods.logistic import LogisticKernelLoss
 from kreinbench.methods.multiclass import OneVsRest
 from kreinbench.selection import cross_validate, stratified_folds
 from kreinbench.spectrum import compute_spectrum, eigendecompose
@@ -160,6 +161,25 @@ def test_exact_cccp_is_stationary_on_an_indefinite_kernel(rbf_heart):
     relative = np.sqrt(g_a @ g_a + g_b**2) / np.sqrt(g0_a @ g0_a + g0_b**2)
     assert relative <= 1e-4
     assert est.stationarity_ == pytest.approx(relative, rel=1e-6)
+
+
+def test_exact_inner_solve_is_nonmonotone_yet_never_above_its_start(tl1_monk2):
+    """gd_exact (BB steps, nonmonotone Armijo test): every accepted point lies below the
+    subproblem's starting value, though not every step decreases F_k, and it ends at gtol."""
+    K, _, y, _ = tl1_monk2
+    K, y_pm, _ = check_train_kernel(K, y)
+    est = IKLR(lam=1e-3, solver="cccp-gd")
+    p = est._validated()
+    kminus = est._prepare(K, y_pm.size, IKLR._spectral_step(K, "eigen", None), p)
+    loss = LogisticKernelLoss(K, y_pm)
+    start = iklr_inner.Point(np.zeros(y_pm.size), 0.0, np.zeros(y_pm.size), np.zeros(y_pm.size))
+    sub = iklr_inner.Subproblem(loss, p["lam"], kminus, start)
+    F0, gtol = sub.objective(start), 1e-4 * float(np.linalg.norm(sub.gradient(start)[0]))
+    values = [iklr_inner.gd_exact(sub, start, gtol=gtol, max_inner=t, step0=1.0)[1] for t in range(1, 40)]
+    assert max(values) < F0
+    assert np.any(np.diff(values) > 0)  # a nonmonotone step was taken
+    end, F, t, _ = iklr_inner.gd_exact(sub, start, gtol=gtol, max_inner=100000, step0=1.0)
+    assert t < 100000 and np.linalg.norm(np.append(*sub.gradient(end))) <= gtol and F < F0
 
 
 @pytest.mark.parametrize("solver", ["ccicp-gd", "cccp-gd"])
