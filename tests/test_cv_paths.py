@@ -65,7 +65,8 @@ def test_lockstep_reports_the_separate_fits_stationarity_and_warnings(tl1_monk2)
     K_checked, y_pm, _ = check_train_kernel(K, y)
     with warnings.catch_warnings(record=True) as caught_lockstep:
         warnings.simplefilter("always")
-        _fit_lockstep(K_checked, [_LockstepFits.prepared(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None))])
+        _fit_lockstep(K_checked, [_LockstepFits.prepared(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None),
+                                                      rows=np.arange(y_pm.size))])
     for one, batched in zip(separate, ests):
         assert batched.stationarity_ == pytest.approx(one.stationarity_, rel=1e-8)
     assert [w.category for w in caught_lockstep] == [w.category for w in caught_separate]

@@ -416,7 +416,8 @@ def test_lockstep_lambda_path_gives_the_separate_fits(tl1_monk2, rbf_heart, kern
         separate = [IKLR(lam=lam, init=init, random_state=0).fit(K, y) for lam in lams]
     ests = [IKLR(lam=lam, init=init, random_state=0) for lam in lams]
     K_checked, y_pm, _ = check_train_kernel(K, y)
-    _fit_lockstep(K_checked, [_LockstepFits.prepared(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None))])
+    _fit_lockstep(K_checked, [_LockstepFits.prepared(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None),
+                                                      rows=np.arange(y_pm.size))])
     for one, batched in zip(separate, ests):
         scale = np.abs(one.alpha_).max()
         np.testing.assert_allclose(batched.alpha_, one.alpha_, rtol=1e-9, atol=1e-11 * scale)

@@ -517,7 +517,7 @@ class _LockstepFits(NamedTuple):
 
     ests: list
     params: list
-    rows: np.ndarray | None  # the kernel's rows in K (None: all of K)
+    rows: np.ndarray  # the kernel's rows in K
     y_pm: np.ndarray
     kminus: Callable[[np.ndarray], np.ndarray]  # v ↦ K₋v of this kernel (τ, hence K₋, does not depend on λ)
     tau: float
@@ -525,7 +525,7 @@ class _LockstepFits(NamedTuple):
     alpha0: np.ndarray
 
     @classmethod
-    def prepared(cls, ests: list, K, y_pm, spectral: SpectralData, *, rows=None) -> "_LockstepFits":
+    def prepared(cls, ests: list, K, y_pm, spectral: SpectralData, *, rows) -> "_LockstepFits":
         params = [est._validated() for est in ests]
         for est, p in zip(ests, params):
             kminus = est._prepare(K, y_pm.size, spectral, p)
@@ -546,8 +546,7 @@ def _fit_lockstep(K, fits: list) -> None:
     columns = [(fit, i) for fit in fits for i in range(len(fit.ests))]
     Y, A0 = np.zeros((n, len(columns))), np.zeros((n, len(columns)))
     for c, (fit, _) in enumerate(columns):
-        rows = slice(None) if fit.rows is None else fit.rows
-        Y[rows, c], A0[rows, c] = fit.y_pm, fit.alpha0
+        Y[fit.rows, c], A0[fit.rows, c] = fit.y_pm, fit.alpha0
     lams = np.array([fit.params[i]["lam"] for fit, i in columns])
     sizes = np.array([fit.y_pm.size for fit, _ in columns])
     radius = RUNAWAY_FACTOR / (lams * np.sqrt(sizes)) + np.linalg.norm(A0, axis=0)
@@ -557,8 +556,8 @@ def _fit_lockstep(K, fits: list) -> None:
                                        radius=radius, eta=p["eta"], rho=p["rho"], eps=p["eps"],
                                        max_outer=p["max_outer"], max_inner=p["max_inner"])
     for c, (fit, i) in enumerate(columns):
-        est, rows = fit.ests[i], slice(None) if fit.rows is None else fit.rows
-        est.alpha_, est.intercept_ = out["alpha"][rows, c].copy(), float(out["b"][c])
+        est = fit.ests[i]
+        est.alpha_, est.intercept_ = out["alpha"][fit.rows, c], float(out["b"][c])
         est.n_iter_, est.diverged_ = int(out["n_iter"][c]), bool(out["diverged"][c])
         est.n_matvecs_, est.stationarity_ = int(out["matvecs"][c]), float(out["stationarity"][c])
         if est.diverged_:
@@ -572,8 +571,6 @@ def _fit_lockstep(K, fits: list) -> None:
 def _kminus_of_columns(fits: list):
     """(V, cols) ↦ each column's K₋ applied to V's columns, zero off the column's rows."""
     fit_of = np.repeat(np.arange(len(fits)), [len(fit.ests) for fit in fits])
-    if len(fits) == 1 and fits[0].rows is None:
-        return lambda V, cols: fits[0].kminus(V)
     tau = np.repeat([fit.tau for fit in fits], [len(fit.ests) for fit in fits])
     if all(fit.tau_only for fit in fits):
         return lambda V, cols: V * tau[cols]  # V is zero off each column's rows already
@@ -583,8 +580,8 @@ def _kminus_of_columns(fits: list):
         which = fit_of[cols]
         for f in np.unique(which):
             j = np.flatnonzero(which == f)
-            rows = np.arange(V.shape[0]) if fits[f].rows is None else fits[f].rows
-            out[np.ix_(rows, j)] = fits[f].kminus(V[np.ix_(rows, j)])
+            block = np.ix_(fits[f].rows, j)
+            out[block] = fits[f].kminus(V[block])
         return out
 
     return kminus
