@@ -162,7 +162,7 @@ def overhead_split(jobs: pd.DataFrame, *, wall: float, cores: int, startup: dict
     """
     busy = float(jobs.s.sum())
     estimated = jobs.rule.map(lambda rule: startup.get(rule, np.nan)).astype(float)
-    logged = jobs.startup_s if "startup_s" in jobs else pd.Series(np.nan, index=jobs.index)
+    logged = jobs.startup_s
     start = float(logged.fillna(estimated).sum())
     parts = {"compute": (busy - start - io) / cores, "python_start": start / cores, "io": io / cores,
              "scheduling": wall - busy / cores}
