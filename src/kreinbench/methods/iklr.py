@@ -520,7 +520,6 @@ class _LockstepFits(NamedTuple):
     rows: np.ndarray  # the kernel's rows in K
     y_pm: np.ndarray
     kminus: Callable[[np.ndarray], np.ndarray]  # v ↦ K₋v of this kernel (τ, hence K₋, does not depend on λ)
-    tau: float
     tau_only: bool  # K₋ = τI (no negative eigenpairs in the split)
     alpha0: np.ndarray
 
@@ -530,7 +529,7 @@ class _LockstepFits(NamedTuple):
         for est, p in zip(ests, params):
             kminus = est._prepare(K, y_pm.size, spectral, p)
         alpha0 = ests[0]._initial_alpha(y_pm.size, np.random.default_rng(ests[0].random_state))
-        return cls(ests, params, rows, y_pm, kminus, ests[0].tau_, spectral.V_neg.shape[1] == 0, alpha0)
+        return cls(ests, params, rows, y_pm, kminus, spectral.V_neg.shape[1] == 0, alpha0)
 
 
 def _fit_lockstep(K, fits: list) -> None:
@@ -571,7 +570,7 @@ def _fit_lockstep(K, fits: list) -> None:
 def _kminus_of_columns(fits: list):
     """(V, cols) ↦ each column's K₋ applied to V's columns, zero off the column's rows."""
     fit_of = np.repeat(np.arange(len(fits)), [len(fit.ests) for fit in fits])
-    tau = np.repeat([fit.tau for fit in fits], [len(fit.ests) for fit in fits])
+    tau = np.repeat([fit.ests[0].tau_ for fit in fits], [len(fit.ests) for fit in fits])
     if all(fit.tau_only for fit in fits):
         return lambda V, cols: V * tau[cols]  # V is zero off each column's rows already
 
