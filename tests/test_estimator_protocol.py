@@ -85,3 +85,24 @@ def test_the_fit_stage_does_not_import_scikit_learn():
     code = "import sys, kreinbench.stages.fit; print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pandas')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_klr_or_iklr_fit_job_imports_only_the_scipy_it_uses():
+    # Every job pays its imports at start: scipy.spatial, .optimize and .sparse.linalg are loaded
+    # only by the paths that call them (kernels, cccp-lbfgs, DANK, Lanczos at n >= DENSE_BELOW).
+    code = """
+import sys
+import numpy as np
+import kreinbench.stages.fit
+from kreinbench.methods import ESTIMATORS, IKLR, KLR
+rng = np.random.default_rng(0)
+X = rng.normal(size=(40, 3))
+y = np.where(X[:, 0] > 0, 1, -1)
+K = np.maximum(2.0 - np.abs(X[:, None] - X[None]).sum(-1), 0.0)
+IKLR(solver="ccicp-gd").fit(K, y).decision_function(K)
+KLR().fit(K, y)
+assert "KLR" in ESTIMATORS
+print(sorted(m for m in sys.modules if m.startswith(('scipy.spatial', 'scipy.optimize', 'scipy.sparse.linalg', 'kreinbench.methods.dank'))))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

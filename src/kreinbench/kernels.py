@@ -23,7 +23,6 @@ import os
 from typing import Any, Callable
 
 import numpy as np
-from scipy.spatial.distance import cdist
 
 from kreinbench import spd
 from kreinbench.errors import KreinbenchError
@@ -71,9 +70,16 @@ def pairwise(block: BlockFn, X, Y, *, dtype=np.float64, symmetric: bool = False,
     return out
 
 
+def _cdist(a, b, metric):
+    # Imported here: scipy.spatial adds about 0.1 s to every job's start, and most jobs (fits on
+    # cached kernels) never compute a distance.
+    from scipy.spatial.distance import cdist  # noqa: PLC0415
+    return cdist(a, b, metric)
+
+
 def _tl1_block(tau: float) -> BlockFn:
     def block(a, b):
-        d = cdist(a, b, "cityblock")
+        d = _cdist(a, b, "cityblock")
         np.subtract(tau, d, out=d)
         return np.maximum(d, 0.0, out=d)
     return block
@@ -81,7 +87,7 @@ def _tl1_block(tau: float) -> BlockFn:
 
 def _gaussian_block(scale: float, metric: str = "sqeuclidean") -> BlockFn:
     def block(a, b):
-        d = cdist(a, b, metric)
+        d = _cdist(a, b, metric)
         d *= -1.0 / scale
         return np.exp(d, out=d)
     return block

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
-from scipy.sparse.linalg import eigsh
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import block_rows, check_memory
@@ -152,6 +151,9 @@ def _mu_max(K: np.ndarray, seed: int) -> float:
     n = K.shape[0]
     if n < DENSE_BELOW:
         return float(scipy.linalg.eigh(K, eigvals_only=True, subset_by_index=[n - 1, n - 1])[0])
+    # Imported here: scipy.sparse.linalg adds to every job's start, and only n >= DENSE_BELOW needs it.
+    from scipy.sparse.linalg import eigsh  # noqa: PLC0415
+
     v0 = np.random.default_rng(seed).standard_normal(n)
     return float(eigsh(K, k=1, which="LA", v0=v0, return_eigenvectors=False)[0])
 
