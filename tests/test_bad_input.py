@@ -125,9 +125,8 @@ def test_fit_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_path, da
 def test_kernel_stage_refuses_a_truncated_split_file(stage_files, tmp_path):
     split = tmp_path / "rep1.h5"
     split.write_bytes(stage_files.split.read_bytes()[:700])
-    job = SimpleNamespace(input=SimpleNamespace(split=str(split)), params=SimpleNamespace(spec={"type": "tl1"}),
-                          wildcards=SimpleNamespace(instance="tl1"),
-                          output=SimpleNamespace(kernel=str(tmp_path / "out" / "tl1.h5")))
+    job = SimpleNamespace(input=SimpleNamespace(split=str(split)), params=SimpleNamespace(specs={"tl1": {"type": "tl1"}}),
+                          output=SimpleNamespace(kernels=[str(tmp_path / "out" / "tl1.h5")]))
     with pytest.raises(DataError, match="unreadable or incomplete") as info:
         kernel_stage.kernel(job)
     assert str(split) in str(info.value)

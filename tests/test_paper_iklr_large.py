@@ -193,9 +193,10 @@ def test_spd_config_at_small_scale_plans_table_v_only(workflow_copy, snakemake):
     workdir = workflow_copy(yaml.safe_load((ROOT / "config.yaml").read_text()), "spd_small")
     result = snakemake(workdir, "-n", "--configfile", "workflow/configs/paper-iklr-spd.yaml", "--config", "scale=small")
     assert result.returncode == 0, result.stderr[-3000:]
-    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
+    counts = dict(re.findall(r"^([\w-]+)\s+(\d+)$", result.stdout, re.M))
     assert counts["iklr_table5"] == "1" and "iklr_table3" not in counts
-    assert counts["fit"] == str(9 * 3) and counts["kernel"] == str(2 * 7 * 3)
+    # One kernel job per config kernel (its 7 σ) and repetition.
+    assert counts["fit"] == str(9 * 3) and counts["kernel_log-e"] == counts["kernel_aff-i"] == "3"
 
 
 # --- one small real run of the TL1 targets ---------------------------------------------------

@@ -1,12 +1,13 @@
 """End-to-end: Snakemake runs the whole chain on a tiny config in a temporary directory."""
 
+import json
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from kreinbench import pipeline_bench
+from kreinbench import cache, pipeline_bench
 from kreinbench.report_html import report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,7 +65,12 @@ def test_every_stage_wrote_its_log_and_hdf5_caches(finished):
     for rule in ("fetch", "split", "kernel", "spectrum", "fit", "table", "figure"):
         assert list((finished / "logs" / rule).rglob("*.log")), rule
     assert (finished / "results/kernels/monk-2/rep1/tl1.h5").exists()
-    assert (finished / "results/kernels/monk-2/rep1/rbf-sigma=0.5.h5").exists()
+    # One job per config kernel and split wrote every instance of that kernel, each under its name.
+    assert sorted(p.name for p in (finished / "logs/kernel/monk-2/rep1").glob("*.log")) == ["rbf.log", "tl1.log"]
+    for sigma in (0.5, 2.0):
+        instance = f"rbf-sigma={sigma:g}"
+        _, _, attrs = cache.read_kernel(finished / f"results/kernels/monk-2/rep1/{instance}.h5", {"instance": instance})
+        assert json.loads(attrs["kernel"])["sigma"] == sigma
     assert (finished / "results/spectra/monk-2/rep2/tl1.h5").exists()
     assert not list(finished.rglob(".*.tmp"))
 

@@ -11,7 +11,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.stages.runner import PEAK_RSS_FORMAT, STARTUP_FORMAT, process_age_seconds
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
-CONFIG = {"datasets": ["sonar"], "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}},
+CONFIG = {"datasets": ["sonar"], "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}, "rbf": {"type": "rbf", "sigma": [1, 2]}},
           "methods": {"m": {"estimator": "KLR", "kernel": "tl1", "grid": {"lam": [1.0]}}}, "repetitions": 1}
 
 
@@ -28,8 +28,10 @@ def bench_file(root, rel, s, rss_mb, cpu, logged=None, started=None):
 
 @pytest.fixture
 def run_dir(tmp_path, monkeypatch):
-    cache.write_kernel(tmp_path / "results/kernels/sonar/rep0/tl1.h5", np.eye(100), np.ones((50, 100)), {})
-    bench_file(tmp_path, "kernel/sonar/rep0/tl1", 2.0, 150.0, 1.5)
+    for instance in ("tl1", "rbf-sigma=1", "rbf-sigma=2"):
+        cache.write_kernel(tmp_path / f"results/kernels/sonar/rep0/{instance}.h5", np.eye(100), np.ones((50, 100)), {})
+    # The job of config kernel rbf writes both of its instances, one after the other.
+    bench_file(tmp_path, "kernel/sonar/rep0/rbf", 2.0, 150.0, 1.5)
     bench_file(tmp_path, "fit/sonar/m/rep0", 6.0, 151.0, 5.0, logged=(152.0, 150.0), started=0.5)
     bench_file(tmp_path, "table/table", 2.0, 90.0, 1.0)
     monkeypatch.setattr(pipeline_bench.plan, "fit_inputs",
@@ -39,7 +41,7 @@ def run_dir(tmp_path, monkeypatch):
 
 def test_jobs_memory_and_overhead(run_dir):
     jobs = pipeline_bench.job_table(run_dir, CONFIG)
-    assert sorted(zip(jobs.rule, jobs.job)) == [("fit", "sonar/m/rep0"), ("kernel", "sonar/rep0/tl1"), ("table", "table")]
+    assert sorted(zip(jobs.rule, jobs.job)) == [("fit", "sonar/m/rep0"), ("kernel", "sonar/rep0/rbf"), ("table", "table")]
     kb = (100 * 100 + 50 * 100) * 8
     assert jobs.set_index("rule").kernel_bytes.fillna(-1).to_dict() == {"fit": kb, "kernel": kb, "table": -1}
     memory = pipeline_bench.memory_by_rule(jobs).set_index("rule")

@@ -498,10 +498,10 @@ def test_rerun_only_when_parameters_change(twin, mirror):
     assert dry_run_jobs(twin, changed_grid) == {"fit": 2, "table": 1, "table_html": 1, "all": 1}
     changed_kernel = make_config(mirror)
     changed_kernel["kernels"]["tl1"]["tau_factor"] = 0.8
-    assert dry_run_jobs(twin, changed_kernel) == {"kernel": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "all": 1}
+    assert dry_run_jobs(twin, changed_kernel) == {"kernel_tl1": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "all": 1}
     changed_seed = make_config(mirror)
     changed_seed["seed"] = 12
-    assert dry_run_jobs(twin, changed_seed) == {"split": 2, "kernel": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "all": 1}
+    assert dry_run_jobs(twin, changed_seed) == {"split": 2, "kernel_tl1": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "all": 1}
 
 
 def test_label_change_reruns_only_table_and_figure(labelled, mirror):

@@ -82,8 +82,8 @@ def measured(split_file):
     log = {"log": [str(d / "stage.log")]}
     return {
         "kernel": measure("kernel", {
-            "input": {"split": str(split_file)}, "output": {"kernel": str(kernel_path)}, "wildcards": wildcards,
-            "params": {"spec": {"type": "tl1", "tau_factor": 0.7}}, **log}),
+            "input": {"split": str(split_file)}, "output": {"kernels": [str(kernel_path)]}, "wildcards": wildcards,
+            "params": {"specs": {"tl1": {"type": "tl1", "tau_factor": 0.7}}}, **log}),
         "spectrum": measure("spectrum", {
             "input": {"kernel": str(kernel_path)}, "output": {"spectrum": str(spectrum_path)}, "wildcards": wildcards,
             "params": {"kind": "full", "seed": 1}, **log}),
@@ -131,6 +131,9 @@ def test_cost_formulas_scale_as_documented():
     assert grow == pytest.approx(4.0)
     assert res.kernel_cost(small).memory == 2 * 8 * (1000**2 + 500 * 1000)
     assert res.kernel_cost(double).seconds == pytest.approx(4.0 * res.kernel_cost(small).seconds)
+    # A job of a config kernel with 7 instances computes them one after another.
+    assert res.kernel_cost(small, 7).seconds == pytest.approx(7.0 * res.kernel_cost(small).seconds)
+    assert res.kernel_cost(small, 7).memory == res.kernel_cost(small).memory
     assert res.spectrum_cost(double).seconds == pytest.approx(8.0 * res.spectrum_cost(small).seconds)
     assert res.spectrum_cost(small).memory == 8 * res.SPECTRUM_COPIES * 1000**2
     # Every grid instance's kernels are held at once; CV fits are on (k-1)/k of n, plus one final fit.

@@ -153,11 +153,11 @@ def test_every_job_went_through_sbatch(slurm, runs):
     sbatch_calls = re.findall(r"sbatch call: sbatch .*", log)
     submitted = (slurm / "slurmctld.log").read_text().count("_slurm_rpc_submit_batch_job")
     jobs = completed_jobs(slurm)
-    # fetch + split twice (killed, retried), kernel + spectrum + 2 fits once, table once.
+    # fetch + split twice (killed, retried), kernel_tl1 + spectrum + 2 fits once, table once.
     assert len(sbatch_calls) == submitted == len(jobs) == 4, sbatch_calls
     assert all(job["Partition"] == "ci" for job in jobs)
     groups = [re.search(r"--comment (\S+)", call).group(1) for call in sbatch_calls]
-    assert groups == ["rule_data_fetch_split"] * 2 + ["rule_dataset_rep_fit_kernel_spectrum", "rule_table"]
+    assert groups == ["rule_data_fetch_split"] * 2 + ["rule_dataset_rep_fit_kernel_tl1_spectrum", "rule_table"]
     # Only the second-long local rules (the environment record, the HTML table) and the target
     # pseudo-rule `all` ran on the submit host.
     assert sorted(re.findall(r"^localrule (\w+):", log, flags=re.M)) == ["all", "environment", "table_html"]

@@ -38,9 +38,14 @@ def kernel_file_bytes(path: str | Path) -> int:
 
 
 def job_kernel_files(config: dict, rule: str, job: str) -> list[str]:
-    """The kernel cache files a job of ``rule`` holds in memory (``job``: its benchmark path
-    below the rule, e.g. ``sonar/rep0/tl1`` or ``sonar/ccicp-gd/rep0``); [] for other rules."""
-    if rule in ("kernel", "spectrum"):
+    """The kernel cache files a job of ``rule`` writes or reads (``job``: its benchmark path below
+    the rule: ``sonar/rep0/rbf`` (a config kernel), ``sonar/rep0/rbf-sigma=1`` (an instance) or
+    ``sonar/ccicp-gd/rep0``); [] for other rules."""
+    if rule == "kernel":
+        dataset, rep, kernel = job.split("/")
+        return [plan.kernel_path(dataset, int(rep.removeprefix("rep")), instance)
+                for instance in plan.kernel_instances(config, kernel)]
+    if rule == "spectrum":
         return [f"results/kernels/{job}.h5"]
     if rule == "fit":
         dataset, method, rep = job.split("/")
@@ -78,7 +83,7 @@ def job_table(workdir: str | Path, config: dict) -> pd.DataFrame:
     """One row per benchmark file under ``workdir/logs/benchmark``: rule, job, seconds, cpu
     seconds, Snakemake's sampled max_rss, the exact ``peak_rss`` and ``startup_rss`` (after the
     imports) the job logged (bytes), its logged ``startup_s`` (seconds from its process start to
-    its stage) and the kernel bytes of the job (NaN for rules without one)."""
+    its stage) and the kernel bytes the job holds at most (NaN for rules without one)."""
     workdir = Path(workdir)
     rows = []
     for name, record in benchmark_records(workdir).items():
@@ -86,11 +91,13 @@ def job_table(workdir: str | Path, config: dict) -> pd.DataFrame:
         files = job_kernel_files(config, rule, job)
         log = workdir / "logs" / f"{name}.log"
         peak, startup = logged_peak_rss(log)
+        sizes = [kernel_file_bytes(workdir / f) for f in files]
         rows.append({"rule": rule, "job": job, "s": float(record["s"]), "cpu_time": float(record["cpu_time"]),
                      "max_rss": float(record["max_rss"]) * MB, "peak_rss": peak, "startup_rss": startup,
                      "startup_s": logged_startup(log),
                      "mean_load": float(record["mean_load"]),
-                     "kernel_bytes": float(sum(kernel_file_bytes(workdir / f) for f in files)) if files else np.nan})
+                     # A kernel job holds its instances one after another, the others all at once.
+                     "kernel_bytes": float((max if rule == "kernel" else sum)(sizes)) if sizes else np.nan})
     return pd.DataFrame(rows)
 
 

@@ -50,15 +50,6 @@ def kernel_instances(config: dict, kernel: str) -> dict[str, dict[str, Any]]:
     return instances
 
 
-def kernel_instance_spec(config: dict, instance: str) -> dict[str, Any]:
-    """The kernel spec of an instance id, searching every config kernel."""
-    for kernel in config["kernels"]:
-        instances = kernel_instances(config, kernel)
-        if instance in instances:
-            return instances[instance]
-    raise KreinbenchError(f"no kernel instance {instance!r} in the config")
-
-
 def method_spec(config: dict, method: str) -> dict[str, Any]:
     if method not in config["methods"]:
         raise KreinbenchError(f"unknown method {method!r}; config methods: {sorted(config['methods'])}")

@@ -16,7 +16,8 @@ of KLR / SpectrumKLR / IKLR-CCICP 0.2–0.56 ns·n³), rounded up:
 - fetch, table, figure: nothing beyond the base; the runtime floor.
 - split: :data:`PARSE_COPIES` × the raw files' bytes (text parsed into floats, then scaled).
 - kernel: K_train and K_test, 8·(n² + m·n) bytes, plus the row blocks' temporaries (at most
-  :data:`KERNEL_BLOCK_BYTES`); :data:`KERNEL_NS` ns × n·(n + m)·d.
+  :data:`KERNEL_BLOCK_BYTES`); :data:`KERNEL_NS` ns × n·(n + m)·d for each of the config kernel's
+  instances (a job computes them one after another).
 - spectrum: :data:`SPECTRUM_COPIES` × 8n² (K, the eigenvectors, LAPACK syevd's 2n² workspace,
   the copy written); :data:`EIGH_NS` ns × n³.
 - fit: every grid instance's K_train and K_test at once, plus :data:`FIT_COPIES` × 8n² (a CV
@@ -98,11 +99,12 @@ def raw_bytes(manifest: str | Path) -> int | None:
     return sum(entry["size"] for entry in json.loads(Path(manifest).read_text())["files"])
 
 
-def kernel_cost(size: Size) -> Cost:
+def kernel_cost(size: Size, instances: int = 1) -> Cost:
+    """A kernel job: ``instances`` kernels computed one after another (one held at a time)."""
     n, m, d = size.n_train, size.n_test, size.n_features
     output = 8.0 * (n * n + m * n)
     # Below the block size the temporaries are one block of the whole output.
-    return Cost(memory=output + min(KERNEL_BLOCK_BYTES, output), seconds=KERNEL_NS * 1e-9 * n * (n + m) * d)
+    return Cost(memory=output + min(KERNEL_BLOCK_BYTES, output), seconds=instances * KERNEL_NS * 1e-9 * n * (n + m) * d)
 
 
 def spectrum_cost(size: Size) -> Cost:
@@ -167,8 +169,9 @@ class JobResources:
         """The size of the job's dataset × repetition, from its split file."""
         return split_size(split_path(wildcards.dataset, int(wildcards.rep)))
 
-    def cost(self, rule: str, wildcards, input) -> Cost | None:
-        """The modelled cost of one job, or None while its size is unknown (files not yet made)."""
+    def cost(self, rule: str, wildcards, input, instances: int = 1) -> Cost | None:
+        """The modelled cost of one job, or None while its size is unknown (files not yet made);
+        ``instances``: the kernel instances a kernel job computes."""
         if rule not in self.RULES:
             raise ValueError(f"no cost model for rule {rule!r}; known: {', '.join(self.RULES)}")
         if rule == "split":
@@ -178,7 +181,7 @@ class JobResources:
         if size is None:
             return None
         if rule == "kernel":
-            return kernel_cost(size)
+            return kernel_cost(size, instances)
         if rule == "spectrum":
             return spectrum_cost(size)
         if rule == "fit":
@@ -188,14 +191,14 @@ class JobResources:
                             folds=int(self.config["cv_folds"]))
         return None
 
-    def mem_mb(self, rule: str) -> Callable[..., int]:
+    def mem_mb(self, rule: str, instances: int = 1) -> Callable[..., int]:
         def mem(wildcards, input, attempt):
-            return mem_mb(self.cost(rule, wildcards, input), attempt)
+            return mem_mb(self.cost(rule, wildcards, input, instances), attempt)
         return mem
 
-    def runtime(self, rule: str) -> Callable[..., int]:
+    def runtime(self, rule: str, instances: int = 1) -> Callable[..., int]:
         def runtime(wildcards, input, attempt):
-            return runtime_min(self.cost(rule, wildcards, input), attempt)
+            return runtime_min(self.cost(rule, wildcards, input, instances), attempt)
         return runtime
 
     def threads(self, rule: str) -> Callable[..., int]:

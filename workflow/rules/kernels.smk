@@ -1,22 +1,35 @@
-rule kernel:
-    input:
-        split="data/splits/{dataset}/rep{rep}.h5",
-    output:
-        kernel="results/kernels/{dataset}/rep{rep}/{instance}.h5",
-    log:
-        "logs/kernel/{dataset}/rep{rep}/{instance}.log",
-    benchmark:
-        "logs/benchmark/kernel/{dataset}/rep{rep}/{instance}.tsv",
-    params:
-        spec=lambda wildcards: plan.canonical(plan.kernel_instance_spec(config, wildcards.instance)),
-    threads: job_resources.threads("kernel")
-    resources:
-        mem_mb=job_resources.mem_mb("kernel"),
-        runtime=job_resources.runtime("kernel"),
-    conda:
-        "../envs/kreinbench.yaml"
-    script:
-        "../scripts/kernel.py"
+# One job per config kernel and split computes every instance of that kernel (e.g. the seven σ of
+# an RBF grid) into its own cache file: a job's start (interpreter, Snakemake's preamble, numpy,
+# scipy and h5py: about half a second) is most of what a small kernel costs, and one job per
+# instance multiplied it. The rules are named kernel_<config kernel>. A profile's `groups:` names
+# rules exactly, so these carry their group themselves: the one the SLURM profile gives spectrum
+# and fit (a dataset x repetition's jobs in one cluster job; groups do nothing in a local run).
+for kernel_name in config["kernels"]:
+    kernel_specs = plan.kernel_instances(config, kernel_name)
+
+    rule:
+        name:
+            f"kernel_{kernel_name}"
+        input:
+            split="data/splits/{dataset}/rep{rep}.h5",
+        output:
+            kernels=[f"results/kernels/{{dataset}}/rep{{rep}}/{instance}.h5" for instance in kernel_specs],
+        log:
+            f"logs/kernel/{{dataset}}/rep{{rep}}/{kernel_name}.log",
+        benchmark:
+            f"logs/benchmark/kernel/{{dataset}}/rep{{rep}}/{kernel_name}.tsv"
+        params:
+            specs={instance: plan.canonical(spec) for instance, spec in kernel_specs.items()},
+        group:
+            "dataset_rep"
+        threads: job_resources.threads("kernel")
+        resources:
+            mem_mb=job_resources.mem_mb("kernel", instances=len(kernel_specs)),
+            runtime=job_resources.runtime("kernel", instances=len(kernel_specs)),
+        conda:
+            "../envs/kreinbench.yaml"
+        script:
+            "../scripts/kernel.py"
 
 
 rule spectrum:

@@ -15,17 +15,19 @@ log = logging.getLogger(__name__)
 
 
 def kernel(snakemake) -> None:
+    """Every instance of one config kernel on one split (``params.specs``: spec by instance id), each
+    into its own cache file (``output.kernels``, in the same order), one after another so that the
+    job holds one instance's kernels at a time."""
     split = read_split(snakemake.input.split)
-    spec = snakemake.params.spec
-    params = resolve_params(spec, split.X_train.shape[1], split_seed=int(split.attrs["seed"]))
-    start = time.perf_counter()
-    K_train, K_test = kernel_matrices(params, split.X_train, split.X_test)
-    log.info("%s: K_train %s, K_test %s in %.2f s", params, K_train.shape, K_test.shape, time.perf_counter() - start)
-    cache.write_kernel(snakemake.output.kernel, K_train, K_test, {
-        "kernel": params,
-        "instance": snakemake.wildcards.instance,
-        "split_sha256": sha256_file(snakemake.input.split),
-    }, compression=spec.get("compression"))
+    split_sha256 = sha256_file(snakemake.input.split)
+    for (instance, spec), path in zip(snakemake.params.specs.items(), snakemake.output.kernels, strict=True):
+        params = resolve_params(spec, split.X_train.shape[1], split_seed=int(split.attrs["seed"]))
+        start = time.perf_counter()
+        K_train, K_test = kernel_matrices(params, split.X_train, split.X_test)
+        log.info("%s: K_train %s, K_test %s in %.2f s", params, K_train.shape, K_test.shape, time.perf_counter() - start)
+        cache.write_kernel(path, K_train, K_test, {"kernel": params, "instance": instance, "split_sha256": split_sha256},
+                           compression=spec.get("compression"))
+        del K_train, K_test
 
 
 def spectrum(snakemake) -> None:
