@@ -11,6 +11,9 @@ $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
+	# pip compiles the packages it installs, but not an editable install's sources; without this,
+	# with PYTHONDONTWRITEBYTECODE set, every pipeline job would compile kreinbench again.
+	$(VENV)/bin/python -m compileall -q src/kreinbench
 	touch $(STAMP)
 
 install: $(STAMP)
