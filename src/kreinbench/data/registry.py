@@ -9,7 +9,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-
 from kreinbench.errors import DataError
 
 TASKS = {"binary", "multiclass", "regression"}
@@ -151,10 +150,9 @@ def spec_from_entry(name: str, entry: dict[str, Any]) -> DatasetSpec:
 
 @lru_cache(maxsize=1)
 def _builtin_entries() -> dict[str, Any]:
-    text = resources.files("kreinbench.data").joinpath("registry.yaml").read_text()
     import yaml  # noqa: PLC0415 (imported here: only the jobs that read the registry pay for it)
 
-    return yaml.safe_load(text)
+    return yaml.safe_load(resources.files("kreinbench.data").joinpath("registry.yaml").read_text())
 
 
 def load_registry(extra: dict[str, Any] | None = None) -> dict[str, DatasetSpec]:
