@@ -191,9 +191,9 @@ class JobResources:
                             folds=int(self.config["cv_folds"]))
         return None
 
-    def mem_mb(self, rule: str, instances: int = 1) -> Callable[..., int]:
+    def mem_mb(self, rule: str) -> Callable[..., int]:
         def mem(wildcards, input, attempt):
-            return mem_mb(self.cost(rule, wildcards, input, instances), attempt)
+            return mem_mb(self.cost(rule, wildcards, input), attempt)
         return mem
 
     def runtime(self, rule: str, instances: int = 1) -> Callable[..., int]:

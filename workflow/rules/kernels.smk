@@ -24,7 +24,7 @@ for kernel_name in config["kernels"]:
             "dataset_rep"
         threads: job_resources.threads("kernel")
         resources:
-            mem_mb=job_resources.mem_mb("kernel", instances=len(kernel_specs)),
+            mem_mb=job_resources.mem_mb("kernel"),
             runtime=job_resources.runtime("kernel", instances=len(kernel_specs)),
         conda:
             "../envs/kreinbench.yaml"
