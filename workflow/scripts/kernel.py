@@ -1,4 +1,4 @@
-"""Snakemake script of rule `kernel`: a thin wrapper around kreinbench.stages.kernel.kernel."""
+"""Snakemake script of the `kernel_<config kernel>` rules: a thin wrapper around kreinbench.stages.kernel.kernel."""
 
 from kreinbench.stages.kernel import kernel
 from kreinbench.stages.runner import run_stage
