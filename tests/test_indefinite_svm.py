@@ -104,19 +104,21 @@ def test_parameters_are_validated():
 
 
 def test_rank_one_update_matches_a_dense_eigendecomposition():
-    from kreinbench.methods.indefinite_svm import RankOneNegativePart
+    from kreinbench.methods.indefinite_svm import RankOneProxyProducts
     from kreinbench.spectrum import eigendecompose
     K0, y = ying_problem(60, seed=6)
     spectrum = eigendecompose(K0)
-    update = RankOneNegativePart(spectrum)
+    update = RankOneProxyProducts(spectrum)
     rng = np.random.default_rng(7)
     # A generic v, a v with components deflated (an eigenvector of K₀), and v = 0.
     for v in (rng.normal(scale=3.0, size=60), spectrum.eigenvectors[:, 5] + spectrum.eigenvectors[:, -1], np.zeros(60)):
         M = K0 + 0.3 * np.outer(v, v)
         mu, U = np.linalg.eigh(M)
         neg = mu < 0
-        Mneg_v, sum_sq = update(v, 0.3)
-        np.testing.assert_allclose(Mneg_v, U[:, neg] @ (mu[neg] * (U[:, neg].T @ v)), atol=1e-11 * np.abs(M).max())
+        Mpos_v, vK0v, sum_sq = update(v, 0.3)
+        scale = np.abs(M).max() * max(np.linalg.norm(v), 1.0)
+        np.testing.assert_allclose(Mpos_v, U[:, ~neg] @ (mu[~neg] * (U[:, ~neg].T @ v)), atol=1e-11 * scale)
+        assert vK0v == pytest.approx(v @ K0 @ v, rel=1e-12, abs=1e-12 * scale * max(np.linalg.norm(v), 1.0))
         assert sum_sq == pytest.approx(np.sum(mu[neg] ** 2), rel=1e-12)
 
 

@@ -49,17 +49,19 @@ TEST_KERNELS = {"original", "proxy"}
 PROGRESS_INTERVAL = 5.0
 
 
-def _negative_part_eigh(K0: np.ndarray, v: np.ndarray, c: float) -> tuple[np.ndarray, float]:
-    """(M₋v, Σ_{μ<0} μ²) for M = K₀ + c vvᵀ by a fresh dense eigendecomposition of M."""
+def _proxy_products_eigh(K0: np.ndarray, v: np.ndarray, c: float) -> tuple[np.ndarray, float, float]:
+    """(M₊v, vᵀK₀v, Σ_{μ<0} μ²) for M = K₀ + c vvᵀ by a fresh dense eigendecomposition of M."""
+    K0v = K0 @ v
     M = K0 + c * np.outer(v, v)
     mu, U = scipy.linalg.eigh(M, driver="evd", overwrite_a=True, check_finite=False)
     neg = mu < 0
     mu_neg, U_neg = mu[neg], U[:, neg]
-    return U_neg @ (mu_neg * (U_neg.T @ v)), float(mu_neg @ mu_neg)
+    Mneg_v = U_neg @ (mu_neg * (U_neg.T @ v))
+    return K0v + (c * float(v @ v)) * v - Mneg_v, float(v @ K0v), float(mu_neg @ mu_neg)
 
 
-class RankOneNegativePart:
-    """(M₋v, Σ_{μ<0} μ²) for M = K₀ + c vvᵀ from K₀'s fixed spectrum, in O(n²) per call.
+class RankOneProxyProducts:
+    """(M₊v, vᵀK₀v, Σ_{μ<0} μ²) for M = K₀ + c vvᵀ from K₀'s fixed spectrum, in O(n²) per call.
 
     In K₀'s eigenbasis, M = U(Λ + c zzᵀ)Uᵀ with z = Uᵀv.  The eigenvalues μ_j of Λ + c zzᵀ are the
     roots of the secular equation 1 + c Σ_k z_k²/(λ_k − μ) = 0, one in each interval (λ_j, λ_{j+1}),
@@ -67,7 +69,8 @@ class RankOneNegativePart:
     negative roots and the differences λ_k − μ_j.  LAPACK's ``dlasd4`` (the secular-equation solver
     of the SVD divide-and-conquer; it takes the diagonal as squares d², so d = √(λ − λ_1)) returns
     those differences as (d_k − σ)(d_k + σ) to high relative accuracy, which keeps the q_j
-    accurate even when a root lies close to a pole.
+    accurate even when a root lies close to a pole.  M₊v = Mv − M₋v = U(Λz − M₋z) + c‖v‖²v and
+    vᵀK₀v = zᵀΛz come from the same z: one product with Uᵀ and one with U, and none with K₀.
 
     Components with c|z_k|‖z‖ at round-off level are deflated (eigenpair (λ_k, e_k) of the
     update).  When two undeflated λ_k are closer than round-off, the secular solver's premise
@@ -80,9 +83,18 @@ class RankOneNegativePart:
         self.U = spectrum.eigenvectors
         self.tol = 8.0 * np.finfo(float).eps * max(spectrum.scale, np.finfo(float).tiny)
 
-    def __call__(self, v: np.ndarray, c: float) -> tuple[np.ndarray, float] | None:
-        lam, U = self.lam, self.U
-        z = U.T @ v
+    def __call__(self, v: np.ndarray, c: float) -> tuple[np.ndarray, float, float] | None:
+        z = self.U.T @ v
+        negative = self._negative_part(z, c)
+        if negative is None:
+            return None
+        r, sum_sq = negative
+        lam_z = self.lam * z
+        return self.U @ (lam_z - r) + (c * float(v @ v)) * v, float(z @ lam_z), sum_sq
+
+    def _negative_part(self, z: np.ndarray, c: float) -> tuple[np.ndarray, float] | None:
+        """(M₋z in K₀'s eigenbasis, Σ_{μ<0} μ²), or None when the poles are not separated."""
+        lam = self.lam
         w = c * float(z @ z)
         r = np.zeros_like(z)
         deflated = w * np.abs(z) / np.sqrt(max(float(z @ z), np.finfo(float).tiny)) <= self.tol * max(1.0, w)
@@ -92,68 +104,62 @@ class RankOneNegativePart:
         keep = ~deflated
         lam_k, z_k = lam[keep], z[keep]
         if lam_k.size == 0 or lam_k[0] >= 0:
-            return U @ r, sum_sq
+            return r, sum_sq
         if np.any(np.diff(lam_k) <= self.tol * max(1.0, w)):
             return None
         d = np.sqrt(lam_k - lam_k[0])
         zn = z_k / np.sqrt(float(z_k @ z_k))
         w_k = c * float(z_k @ z_k)
-        # Row j of Q becomes q_j = (Λ − μ_j)⁻¹z, written in place of λ_k − μ_j: no list of rows to
-        # stack, and M₋z = Σ_j μ_j (q_jᵀz/‖q_j‖²) q_j is one product with Q.
+        # Roots increase with j and μ_j ∈ (λ_j, λ_{j+1}): those below the last negative pole are
+        # negative, and only the root of the interval that contains 0 needs its sign tested.
         n_neg = int(np.searchsorted(lam_k, 0.0))
-        roots, Q = np.empty(n_neg), np.empty((n_neg, lam_k.size))
-        count = 0
-        # Roots increase with j and μ_j ≥ λ_j, so the negative roots are a prefix.
+        sigma, Q = np.empty(n_neg), np.empty((n_neg, lam_k.size))
         for j in range(n_neg):
-            delta, sigma, work, info = dlasd4(j, d, zn, w_k)
-            mu = lam_k[0] + sigma * sigma
+            delta, sigma[j], work, info = dlasd4(j, d, zn, w_k)
             if info != 0:
                 return None
-            if mu >= 0:
-                break
-            roots[count] = mu
-            np.multiply(delta, work, out=Q[count])
-            count += 1
+            # Row j holds λ_k − μ_j until the loop ends, then q_j = (Λ − μ_j)⁻¹z: no list of rows to
+            # stack, and M₋z = Σ_j μ_j (q_jᵀz/‖q_j‖²) q_j is one product with Q.
+            np.multiply(delta, work, out=Q[j])
+        mu = lam_k[0] + sigma * sigma
+        count = n_neg if mu[-1] < 0 else n_neg - 1
         if count:
-            mu, Q = roots[:count], Q[:count]
-            np.reciprocal(Q, out=Q)
-            Q *= z_k
+            mu, Q = mu[:count], Q[:count]
+            np.divide(z_k, Q, out=Q)
             r[keep] = (mu * (Q @ z_k) / np.einsum("ij,ij->i", Q, Q)) @ Q
             sum_sq += float(mu @ mu)
-        return U @ r, sum_sq
+        return r, sum_sq
 
 
 class ProxyObjective:
     """f(α), ∇f(α) and the proxy kernel for a fixed indefinite K₀, labels y and ρ.
 
-    ``rank_one`` (a :class:`RankOneNegativePart` of K₀) replaces the dense eigendecomposition of M
+    ``rank_one`` (a :class:`RankOneProxyProducts` of K₀) replaces the dense eigendecomposition of M
     per evaluation by the secular-equation update; ``None`` means dense ``eigh`` every time.
     """
 
-    def __init__(self, K0: np.ndarray, y: np.ndarray, rho: float, rank_one: RankOneNegativePart | None = None):
+    def __init__(self, K0: np.ndarray, y: np.ndarray, rho: float, rank_one: RankOneProxyProducts | None = None):
         self.K0 = K0
         self.y = y
         self.rho = rho
         self.rank_one = rank_one
         self.n_fallbacks = 0
 
-    def negative_part(self, v: np.ndarray) -> tuple[np.ndarray, float]:
-        """(M₋v, Σ_{μ<0} μ²) for M = K₀ + vvᵀ/(4ρ)."""
+    def proxy_products(self, v: np.ndarray) -> tuple[np.ndarray, float, float]:
+        """(K(α)v = M₊v, vᵀK₀v, Σ_{μ<0} μ²) for M = K₀ + vvᵀ/(4ρ)."""
         c = 1.0 / (4.0 * self.rho)
         if self.rank_one is not None:
             out = self.rank_one(v, c)
             if out is not None:
                 return out
             self.n_fallbacks += 1
-        return _negative_part_eigh(self.K0, v, c)
+        return _proxy_products_eigh(self.K0, v, c)
 
     def value_and_gradient(self, alpha: np.ndarray) -> tuple[float, np.ndarray]:
         v = self.y * alpha
-        K0v = self.K0 @ v
+        Kv, vK0v, neg_sq = self.proxy_products(v)
         vv = float(v @ v)
-        Mneg_v, neg_sq = self.negative_part(v)
-        Kv = K0v + v * (vv / (4.0 * self.rho)) - Mneg_v
-        f = float(alpha.sum() - 0.5 * (v @ K0v) - vv * vv / (16.0 * self.rho) + self.rho * neg_sq)
+        f = float(alpha.sum() - 0.5 * vK0v - vv * vv / (16.0 * self.rho) + self.rho * neg_sq)
         return f, 1.0 - self.y * Kv
 
     def proxy_kernel(self, alpha: np.ndarray) -> np.ndarray:
@@ -186,7 +192,7 @@ class IndefiniteSVM(KernelClassifierMixin):
     max_iter : int, default=10000
     eigensolver : {"rank-one", "eigh"}, default="rank-one"
         How the negative part of M = K₀ + vvᵀ/(4ρ) is obtained at each iteration:
-        ``"rank-one"`` by the secular equation on K₀'s spectrum (:class:`RankOneNegativePart`,
+        ``"rank-one"`` by the secular equation on K₀'s spectrum (:class:`RankOneProxyProducts`,
         O(n²) per iteration after one eigendecomposition of K₀; ~20× faster than a dense
         eigh at n = 960 in benchmarks/bench_svm.py), ``"eigh"`` by a dense eigendecomposition
         of M every iteration (O(n³)).
@@ -262,7 +268,7 @@ class IndefiniteSVM(KernelClassifierMixin):
         # Ying's Theorem 2 bounds λ_max(K(α)) by λ_max(K₀) + ‖α‖²/(4ρ); with λ_max(K₀) < 0 the
         # proxy part is still PSD, so the bound uses max(λ_max, 0).
         self.lipschitz_ = max(lam_max, 0.0) + n * C * C / rho
-        objective = ProxyObjective(K, y_pm, rho, RankOneNegativePart(spectrum) if eigensolver == "rank-one" else None)
+        objective = ProxyObjective(K, y_pm, rho, RankOneProxyProducts(spectrum) if eigensolver == "rank-one" else None)
         run = _smm if solver == "smm" else _spgm
         alpha, f, self.history_, converged = run(objective, y_pm, C, self.lipschitz_, tol, max_iter)
         self.alpha_, self.objective_ = alpha, f
