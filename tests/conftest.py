@@ -55,18 +55,19 @@ def run_workflow(workflow_copy, snakemake):
 
 @pytest.fixture(scope="session")
 def load_split(tmp_path_factory):
-    """Fetch, parse and split a registry dataset (cached per session)."""
+    """Fetch, parse and split a registry dataset (cached per session); ``parts`` restricts the rows
+    to provided parts first (IKLR Table II's 50/50 split of the monks training files)."""
     cache = {}
 
-    def load(name, rep=1, seed=0, max_n=None):
-        key = (name, rep, seed, max_n)
+    def load(name, rep=1, seed=0, max_n=None, parts=None):
+        key = (name, rep, seed, max_n, None if parts is None else tuple(parts))
         if key not in cache:
             spec = get_dataset(name)
             raw = tmp_path_factory.mktemp(name)
             # Datasets that need a download come from the raw copies beside the repository.
             manifest = fetch_dataset(spec, raw / "manifest.json", mirror=str(SHARED_DATASETS))
             data = parse_dataset(spec, raw, [f["file"] for f in manifest["files"]])
-            cache[key] = make_split(data, dataset=name, rep=rep, base_seed=seed, test_size=0.5, max_n=max_n)
+            cache[key] = make_split(data, dataset=name, rep=rep, base_seed=seed, test_size=0.5, max_n=max_n, parts=parts)
         return cache[key]
 
     return load

@@ -182,12 +182,13 @@ def test_exact_inner_solve_is_nonmonotone_yet_never_above_its_start(tl1_monk2):
     assert t < 100000 and np.linalg.norm(np.append(*sub.gradient(end))) <= gtol and F < F0
 
 
-@pytest.mark.parametrize("solver", ["ccicp-gd", "cccp-gd"])
-def test_outer_objective_never_increases_on_indefinite_tl1(tl1_monk2, solver):
+def test_exact_cccp_objective_never_increases_on_indefinite_tl1(tl1_monk2):
+    """Exact CCCP descends on f at every outer step.  (CCICP-GD's printed steps need not: its inner
+    loop may end above F_k's start, as Algorithm 1 allows.)"""
     K, _, y, _ = tl1_monk2
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
-        est = IKLR(lam=0.1, solver=solver, max_outer=20).fit(K, y)
+        est = IKLR(lam=0.1, solver="cccp-gd", max_outer=20).fit(K, y)
     f = np.array([h["objective"] for h in est.history_])
     assert f.size >= 2
     assert np.all(np.diff(f) <= 1e-12 * np.maximum(1.0, np.abs(f[:-1])))
@@ -224,11 +225,12 @@ def test_cached_spectrum_gives_the_same_fit(tl1_monk2, split):
         np.testing.assert_array_equal(a.decision_function(K_test), b.decision_function(K_test))
     else:
         assert a.spectral_path_ == "lanczos" and a.tau_ >= b.tau_ - 1e-12 * abs(b.tau_)
-        np.testing.assert_allclose(a.decision_function(K_test), b.decision_function(K_test), rtol=1e-9)
+        scores = b.decision_function(K_test)
+        np.testing.assert_allclose(a.decision_function(K_test), scores, rtol=1e-9, atol=1e-11 * np.abs(scores).max())
     # ... and a full eigendecomposition the same fit up to round-off (mu_max by eigh, not Lanczos).
     c = IKLR(lam=1.0, split=split).fit(K, y, spectrum=eigendecompose(K))
     scores = a.decision_function(K_test)
-    np.testing.assert_allclose(c.decision_function(K_test), scores, rtol=1e-10, atol=1e-12 * np.abs(scores).max())
+    np.testing.assert_allclose(c.decision_function(K_test), scores, rtol=1e-10, atol=1e-11 * np.abs(scores).max())
 
 
 def kernel_case(kernel, tl1_monk2, rbf_heart):
@@ -242,11 +244,11 @@ def kernel_case(kernel, tl1_monk2, rbf_heart):
 
 
 def straightforward_ccicp_gd(K, y_pm, lam, split, max_outer=20, eta=0.02, rho=0.8, eps=1.0, tau=None):
-    """TNNLS Algorithm 1 (CCICP-GD) written out with explicit n×n matrices K₊, K₋ from a full eigh.
-
-    The same safeguards as the estimator (first step min(η, 1/(λ‖K₊‖)), Armijo shrinking by ρ), but every
-    F and ∇F by explicit matrix products at the point itself: no cached or linearly updated Kα.
-    ``tau`` defaults to −μ_min plus the estimator's round-off margin.
+    """TNNLS Algorithm 1 (CCICP-GD) written out on the summed objective n·F_k with explicit n×n
+    matrices K₊, K₋ from a full eigh: steps η_t = ηρ^t from each outer iteration's start, clipped
+    at 2/(nλ‖K₊‖) (the summed quadratic's curvature), inner stop |n·F_k(α^(t+1)) − n·F_k(α^(t))| ≤ ε.
+    Every F and ∇F by explicit matrix products at the point itself: no cached or linearly
+    updated Kα.  ``tau`` defaults to −μ_min plus the estimator's round-off margin.
     """
     n = y_pm.size
     mu, V = np.linalg.eigh(K)
@@ -258,32 +260,26 @@ def straightforward_ccicp_gd(K, y_pm, lam, split, max_outer=20, eta=0.02, rho=0.
     else:
         plus, minus = mu + tau, np.full_like(mu, tau)
     K_plus, K_minus = (V * plus) @ V.T, (V * minus) @ V.T
-    step_cap = 1.0 / (lam * (mu[-1] + tau))
+    step_cap = 2.0 / (n * lam * (mu[-1] + tau))
     alpha, b = np.zeros(n), 0.0
     for _ in range(max_outer):
-        linear, const = lam * K_minus @ alpha, 0.5 * lam * alpha @ K_minus @ alpha
+        linear = n * lam * K_minus @ alpha
 
         def F(a, c):
-            return np.mean(np.logaddexp(0.0, -y_pm * (K @ a + c))) + 0.5 * lam * a @ K_plus @ a - linear @ a + const
+            return np.sum(np.logaddexp(0.0, -y_pm * (K @ a + c))) + 0.5 * n * lam * a @ K_plus @ a - linear @ a
 
         def grad(a, c):
-            w = y_pm * scipy.special.expit(-y_pm * (K @ a + c)) / n
-            return -K @ w + lam * K_plus @ a - linear, -w.sum()
+            w = y_pm * scipy.special.expit(-y_pm * (K @ a + c))
+            return -K @ w + n * lam * K_plus @ a - linear, -w.sum()
 
-        step, F_a = min(eta, step_cap), F(alpha, b)
+        F_a, t = F(alpha, b), 0
         while True:
             g_a, g_b = grad(alpha, b)
-            gg = g_a @ g_a + g_b**2
-            while True:
-                new_alpha, new_b = alpha - step * g_a, b - step * g_b
-                F_new = F(new_alpha, new_b)
-                if F_new <= F_a - 1e-4 * step * gg:
-                    break
-                step *= rho
-            alpha, b, F_prev, F_a = new_alpha, new_b, F_a, F_new
+            step = min(eta * rho**t, step_cap)
+            alpha, b = alpha - step * g_a, b - step * g_b
+            F_prev, F_a, t = F_a, F(alpha, b), t + 1
             if abs(F_prev - F_a) <= eps:
                 break
-            step *= rho
     return alpha, b
 
 
@@ -296,14 +292,16 @@ def test_fast_path_gives_the_straightforward_solution(tl1_monk2, rbf_heart, kern
     the iterates are those of the explicit algorithm."""
     K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
     lam = 0.1
-    est = IKLR(lam=lam, split=split).fit(K, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)  # one_negative's −20 is a saddle the iterates leave
+        est = IKLR(lam=lam, split=split).fit(K, y)
     assert est.spectral_path_ == ("cholesky" if kernel == "psd" else {"eigen": "negative", "shift": "lanczos"}[split])
     tau = None
     if est.spectral_path_ == "lanczos":
         mu = np.linalg.eigvalsh(K)
         assert -mu[0] <= est.tau_ <= -mu[0] + 1e-7 * np.abs(mu).max()
         tau = est.tau_
-    alpha, b = straightforward_ccicp_gd(K, pm(y, est), lam, split, tau=tau)
+    alpha, b = straightforward_ccicp_gd(K, pm(y, est), lam, split, tau=tau, max_outer=est.n_iter_)
     scale = np.abs(alpha).max()
     np.testing.assert_allclose(est.alpha_, alpha, rtol=1e-9, atol=1e-11 * scale)
     assert est.intercept_ == pytest.approx(b, rel=1e-9, abs=1e-12)
@@ -408,9 +406,13 @@ def test_lambda_cv_with_shared_spectral_step_reproduces_plain_cv(tl1_monk2, rbf_
 
 @pytest.mark.parametrize("kernel,init", [("tl1", "zeros"), ("tl1", "ones"), ("one_negative", "zeros"), ("psd", "uniform")])
 def test_lockstep_lambda_path_gives_the_separate_fits(tl1_monk2, rbf_heart, kernel, init):
-    """The λ grid fitted in lock step: every column the separate fit's solution."""
+    """The λ grid fitted in lock step: every column the separate fit's solution.
+
+    λ ≥ 0.1 only: below, the printed steps overshoot the TL1 loss's curvature by orders of magnitude
+    and the iterates are chaotic: round-off differences of the matrix-matrix and matrix-vector
+    products grow about tenfold per outer iteration (docs/solver-fidelity.md)."""
     K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
-    lams = [1e-4, 1e-2, 0.1, 1.0, 30.0]
+    lams = [0.1, 1.0, 30.0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
         separate = [IKLR(lam=lam, init=init, random_state=0).fit(K, y) for lam in lams]
@@ -430,7 +432,7 @@ def test_folds_in_one_lock_step_give_each_folds_separate_fits(tl1_monk2, rbf_hea
     """Every fold's λ grid embedded in K's rows and fitted in one lock step: each column is the
     separate fit on the fold's kernel slice (its own spectral step, τ, K₋ and start)."""
     K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
-    lams = [1e-3, 0.1, 1.0]
+    lams = [0.1, 1.0]  # not smaller: see test_lockstep_lambda_path_gives_the_separate_fits
     fits, separate = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
@@ -482,12 +484,13 @@ def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):
     kminus = [est._prepare(K, y.size, IKLR._spectral_step(K, "eigen", None), p) for est, p in zip(ests, params)][0]
     caps = np.array([p["gd_step_cap"] for p in params])
     out = iklr_inner.ccicp_gd_lockstep(K, np.repeat(y_pm[:, None], 2, axis=1), lambda V, cols: kminus(V), lams, caps,
-                                       A0=np.zeros((y.size, 2)), radius=np.array([0.1, np.inf]),
-                                       eta=0.02, rho=0.8, eps=1.0, max_outer=20, max_inner=10000)
+                                       A0=np.zeros((y.size, 2)), radius=np.array([2.3, np.inf]),
+                                       eta=np.full(2, 0.02 * y.size), rho=0.8, eps=np.full(2, 1.0 / y.size),
+                                       max_outer=20, max_inner=10000)
     assert out["diverged"].tolist() == [True, False] and 1 < out["n_iter"][0] < 20 == out["n_iter"][1]
     # The frozen column is the separate fit stopped after as many outer iterations.
     one = IKLR(lam=1e-2, max_outer=int(out["n_iter"][0])).fit(K, y)
-    assert np.linalg.norm(one.alpha_) > 0.1 >= np.linalg.norm(IKLR(lam=1e-2, max_outer=one.n_iter_ - 1).fit(K, y).alpha_)
+    assert np.linalg.norm(one.alpha_) > 2.3 >= np.linalg.norm(IKLR(lam=1e-2, max_outer=one.n_iter_ - 1).fit(K, y).alpha_)
     np.testing.assert_allclose(out["alpha"][:, 0], one.alpha_, rtol=1e-9, atol=1e-11 * np.abs(one.alpha_).max())
 
 

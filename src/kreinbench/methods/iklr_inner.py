@@ -81,18 +81,42 @@ class Subproblem:
         return g_alpha, -float(weight)
 
 
-def gd_decay(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, stop, step_cap):
-    """Algorithm 1's inner loop: GD with step η ρ^t.
+def gd_printed(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, step_cap):
+    """TNNLS Algorithm 1's inner loop: GD with the printed step η_t = η ρ^t until |F(α^(t+1)) − F(α^(t))| ≤ ε.
 
-    ``stop="objective"`` (TNNLS): stop when |F(α^(t+1)) − F(α^(t))| ≤ ε.
-    ``stop="gradient"`` (MM'17): stop when ‖∇F(α^(t))‖ ≤ ε‖α^(t)‖.
+    ``eta`` and ``eps`` are on the scale of ``sub``'s objective (IKLR passes the paper's values
+    converted from the summed objective, see :class:`kreinbench.methods.iklr.IKLR`).  No line
+    search: the printed steps may raise F_k for a while (TL1 kernels make the loss's curvature
+    ‖K‖²/(4n) huge), and that is what the paper's numbers come from; an Armijo test here kept
+    CCICP-GD near α = 0 (docs/solver-fidelity.md).  The one safeguard is ``step_cap`` =
+    2/(λ‖K₊‖): a longer step makes GD on the quadratic part expand along K₊'s top eigenvector
+    (by |1 − η_t λ‖K₊‖| > 1 per step, without bound), while the loss's gradient is bounded, so
+    the cap changes only steps that are unstable and leaves every stable printed step as it is.
+    Cost per step: the gradient's matvec (none at the start point when its loss gradient is
+    cached) and one for K·∇F.
+    """
+    F = sub.objective(pt)
+    t = 0
+    while t < max_inner:
+        g_alpha, g_b = sub.gradient(pt)
+        if not (g_alpha.any() or g_b):
+            break
+        step = min(eta * rho**t, step_cap)
+        pt = sub.moved(pt, step, g_alpha, g_b, sub.product(g_alpha), sub.kminus(g_alpha))
+        F_prev, F = F, sub.objective(pt)
+        t += 1
+        if abs(F_prev - F) <= eps:
+            break
+    return pt, F, t
 
-    The paper's fixed schedule diverges whenever η·λ‖K₊‖ > 2 (TL1 kernels have ‖K‖ in the
-    thousands), so the first step is min(η, ``step_cap``) with ``step_cap`` = 1/(λ‖K₊‖), and
-    every step is safeguarded: one that fails the Armijo condition is
-    shrunk by ρ until it passes.  Where η ≤ 1/(λ‖K₊‖) and the Armijo test passes, neither device acts and the iterates are exactly
-    the paper's.  Cost per step: the gradient's matvec (none at the start point when its loss
-    gradient is cached) and one for K·∇F, shared by all trial steps.
+
+def gd_mm17(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, step_cap):
+    """MM'17 Algorithm 1's inner loop: GD with step η ρ^t until ‖∇F(α^(t))‖ ≤ ε‖α^(t)‖.
+
+    The first step is min(η, ``step_cap``) and every step is safeguarded: one that fails the
+    Armijo condition is shrunk by ρ until it passes.  Where η ≤ ``step_cap`` and the Armijo test
+    passes, neither device acts and the iterates are the paper's.  Cost per step: the gradient's
+    matvec and one for K·∇F, shared by all trial steps.
     """
     F = sub.objective(pt)
     step = min(eta, step_cap)
@@ -100,7 +124,7 @@ def gd_decay(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, stop, step
     while t < max_inner:
         g_alpha, g_b = sub.gradient(pt)
         gg = float(g_alpha @ g_alpha) + g_b * g_b
-        if gg == 0.0 or (stop == "gradient" and np.sqrt(gg) <= eps * np.linalg.norm(pt.alpha)):
+        if gg == 0.0 or np.sqrt(gg) <= eps * np.linalg.norm(pt.alpha):
             break
         Kg, Kmg = sub.product(g_alpha), sub.kminus(g_alpha)
         while True:
@@ -112,9 +136,7 @@ def gd_decay(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, stop, step
         if not F_new < F:  # no decrease representable in floating point: converged
             break
         t += 1
-        pt, F_prev, F = new, F, F_new
-        if stop == "objective" and abs(F_prev - F) <= eps:
-            break
+        pt, F = new, F_new
         step *= rho
     return pt, F, t
 
@@ -215,21 +237,18 @@ def lbfgs(sub: Subproblem, pt: Point, *, gtol, max_inner):
     return q, float(res.fun), int(res.nit)
 
 
-# Trial steps of the lock step's Armijo search evaluated together.
-BLOCK = 8
-
-
 def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, eps, max_outer, max_inner):
-    """CCICP-GD (``gd_decay`` with the |ΔF_k| ≤ ε stop) for several fits on one kernel, in lock step.
+    """CCICP-GD (:func:`gd_printed` in TNNLS Algorithm 1) for several fits on one kernel, in lock step.
 
-    Column i is a fit with λ = ``lams[i]`` and step cap ``step_caps[i]`` on the rows where
+    Column i is a fit with λ = ``lams[i]``, step cap ``step_caps[i]``, initial step ``eta[i]``
+    and inner tolerance ``eps[i]`` (arrays: each on its fit's objective scale) on the rows where
     ``Y[:, i]`` (n × m) is nonzero, ±1 there: on all of K (a λ grid), or on a principal
     submatrix of it (a CV fold's train kernel, embedded: its α is zero off those rows, so K's
     products restricted to them are the fold kernel's).  ``A0`` (n × m) holds the starting α,
     zero off each column's rows; ``kminus(V, cols)`` applies the K₋ of the fit of column
     ``cols[j]`` to ``V[:, j]``, zero off its rows.  Column i follows the iterates of its separate
     fit up to round-off (tests/test_iklr.py holds them to 1e-9): the same outer and inner loops,
-    Armijo safeguard and stops, and it freezes where that fit stops (its inner loops all end, or ‖α‖ exceeds ``radius[i]``: a runaway).
+    steps and stops, and it freezes where that fit stops (‖α‖ exceeds ``radius[i]``: a runaway).
     Only the kernel products are shared: the columns needing one at a step go into a single
     matrix product, which reads K once for all of them, and the Python work of a step is done
     once for all columns.  Returns α (n × m), b, outer iterations, runaway flags, ``matvecs``
@@ -249,8 +268,8 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
         KA[:, started] = K @ A[:, started]
     KmA = kminus(A, np.arange(m))
 
-    def value(c, KA_, B_):  # L(α, b) of columns c, as LogisticKernelLoss.value
-        return np.einsum("ij,ij->j", weight[:, c], np.logaddexp(0.0, -Y[:, c] * (KA_ + B_)))
+    def value(c):  # L(α, b) of columns c, as LogisticKernelLoss.value
+        return np.einsum("ij,ij->j", weight[:, c], np.logaddexp(0.0, -Y[:, c] * (KA[:, c] + B[c])))
 
     def loss_gradient(cols):
         W = weight[:, cols] * Y[:, cols] * expit(-Y[:, cols] * (KA[:, cols] + B[cols]))
@@ -277,13 +296,12 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
             break
         linear, const = lams * KmA, 0.5 * lams * np.einsum("ij,ij->j", A, KmA)
 
-        def objective(c, A_, B_, KA_, KmA_):  # F_k per column c, as Subproblem.objective
-            return (value(c, KA_, B_) + 0.5 * lams[c] * np.einsum("ij,ij->j", A_, KA_ + KmA_)
-                    - np.einsum("ij,ij->j", linear[:, c], A_) + const[c])
+        def objective(c):  # F_k per column c, as Subproblem.objective
+            return (value(c) + 0.5 * lams[c] * np.einsum("ij,ij->j", A[:, c], KA[:, c] + KmA[:, c])
+                    - np.einsum("ij,ij->j", linear[:, c], A[:, c]) + const[c])
 
         F = np.full(m, np.nan)
-        F[cols] = objective(cols, A[:, cols], B[cols], KA[:, cols], KmA[:, cols])
-        step = np.minimum(eta, step_caps)
+        F[cols] = objective(cols)
         t = np.zeros(m, dtype=int)
         active = live.copy()
         while True:
@@ -296,52 +314,21 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
                 loss_gradient(stale)
             G = on_rows(LG[:, c] + lams[c] * (KA[:, c] + KmA[:, c]) - linear[:, c], c)
             gb = GB[c]
-            gg = np.einsum("ij,ij->j", G, G) + gb * gb
-            moving = gg != 0.0
+            moving = G.any(axis=0) | (gb != 0.0)
             active[c[~moving]] = False
-            c, G, gb, gg = c[moving], G[:, moving], gb[moving], gg[moving]
+            c, G, gb = c[moving], G[:, moving], gb[moving]
             if c.size == 0:
                 break
-            KG, KmG = K @ G, kminus(G, c)
+            s = np.minimum(eta[c] * rho ** t[c], step_caps[c])
+            KG = K @ G
             matvecs[c] += 1
-            # F_k along the ray (α, b) − s(G, g_b): the loss term needs each trial's margins, the
-            # rest is a quadratic in s from four inner products per column, so a trial costs one
-            # pass over n rows for the margins, not the separate fit's four vector updates.
-            P, Q = KA[:, c] + KmA[:, c], KG + KmG
-            half = 0.5 * lams[c]
-            slope = half * (np.einsum("ij,ij->j", A[:, c], Q) + np.einsum("ij,ij->j", G, P)) - np.einsum("ij,ij->j", linear[:, c], G)
-            curve = half * np.einsum("ij,ij->j", G, Q)
-            quad0 = F[c] - value(c, KA[:, c], B[c])
-            U = -Y[:, c] * (KA[:, c] + B[c])  # −y ⊙ margins at s = 0 and their rate in s
-            V = Y[:, c] * (KG + gb)
-            s = step[c].copy()
-            pending = np.ones(c.size, dtype=bool)
-            F_new = np.empty(c.size)
-            while pending.any():
-                # The trial steps s, sρ, …, sρ^(BLOCK−1) of every pending column in one evaluation:
-                # the separate fit tries them one at a time (about 25 per step at small λ on TL1
-                # kernels, each a round of Python), and takes the first that passes Armijo, as here.
-                p = np.flatnonzero(pending)
-                S = np.multiply.accumulate(np.vstack([s[p], np.full((BLOCK - 1, p.size), rho)]), axis=0)
-                margins = U[:, None, p] + S * V[:, None, p]  # n × trial × column
-                loss = np.einsum("ij,itj->tj", weight[:, c[p]], np.logaddexp(0.0, margins, out=margins))
-                F_trial = loss + quad0[p] - S * slope[p] + S * S * curve[p]
-                ok = (F_trial <= F[c[p]] - ARMIJO * S * gg[p]) | (S < 1e-300)
-                hit, first = ok.any(axis=0), ok.argmax(axis=0)
-                s[p[hit]], F_new[p[hit]] = S[first[hit], hit], F_trial[first[hit], hit]
-                pending[p[hit]] = False
-                s[p[~hit]] = S[-1, ~hit] * rho
-            down = F_new < F[c]  # else: no decrease representable, that fit's inner loop ends
-            active[c[~down]] = False
-            c, s, G, gb, KG, KmG, F_new = c[down], s[down], G[:, down], gb[down], KG[:, down], KmG[:, down], F_new[down]
             A[:, c] -= s * G
             B[c] -= s * gb
             KA[:, c] -= s * KG
-            KmA[:, c] -= s * KmG
+            KmA[:, c] -= s * kminus(G, c)
             t[c] += 1
-            F_prev, F[c] = F[c], F_new
-            active[c[np.abs(F_prev - F_new) <= eps]] = False
-            step[c] = s * rho
+            F_prev, F[c] = F[c], objective(c)
+            active[c[np.abs(F_prev - F[c]) <= eps[c]]] = False
         n_iter[cols] += 1
         moved = cols[t[cols] > 0]
         if moved.size:
