@@ -164,8 +164,10 @@ class IKLR(KernelLogisticMixin):
     solvers of TNNLS run Algorithm 1 on n·F_k (λ keeps eq. (5)'s meaning): steps n·η_t and the
     inner test |ΔF_k| ≤ ε/n on F_k.  The printed schedule η_t = ηρ^t restarts at each outer
     iteration (carried over, it froze the fits at α ≈ 0) and is taken without a line search;
-    only steps beyond 2/(λ‖K₊‖), which make the quadratic part diverge, are clipped.  The
-    measurements behind this reading are in docs/solver-fidelity.md.
+    only steps beyond 2/(λ‖K₊‖), which make the quadratic part diverge, are clipped.  CCICP-SGD
+    reads the same way: steps n·η_t on the one-sample gradient of F_k (eq. (12)), capped by one
+    sample's Lipschitz bound, and the inner test |ΔF_k| ≤ ε/n.  The measurements behind this
+    reading are in docs/solver-fidelity.md.
 
     With any negative eigenvalue, f is unbounded below (f(tv) → −∞ along a negative eigenvector v),
     so IKLR returns a stationary point, and CCCP iterates can run away from all of them (a
@@ -350,7 +352,7 @@ class IKLR(KernelLogisticMixin):
             return iklr_inner.gd_mm17(sub, pt, eta=p["eta"], rho=p["rho"], eps=p["eps"],
                                       max_inner=p["max_inner"], step_cap=p["gd_step_cap"])
         if kind == "sgd":
-            return iklr_inner.sgd(sub, pt, eta=p["eta"], rho=p["rho"], eps=p["eps"] / n, max_inner=p["max_inner"],
+            return iklr_inner.sgd(sub, pt, eta=n * p["eta"], rho=p["rho"], eps=p["eps"] / n, max_inner=p["max_inner"],
                                   rng=rng, step_cap=p["sgd_step_cap"])
         if kind == "lbfgs":
             return iklr_inner.lbfgs(sub, pt, gtol=p["eps"] * g0, max_inner=p["max_inner"])

@@ -191,6 +191,9 @@ def gd_exact(sub: Subproblem, pt: Point, *, gtol, max_inner, step0):
 def sgd(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, rng, step_cap):
     """CCICP-SGD's inner loop: one random column per step (eq. (12)), step min(η ρ^t, step_cap).
 
+    ``eta`` and ``eps`` are on the scale of ``sub``'s objective (IKLR passes the paper's values
+    converted from the summed objective, as for :func:`gd_printed`).
+
     Stops when |F_k(α^(t+1)) − F_k(α^(t))| ≤ ε.  ``step_cap`` is 1 / (a bound on the Lipschitz
     constant of one sample's gradient): the paper's η = 0.02 is stated for kernels whose scale it
     does not give, and on TL1 kernels (‖K‖ ~ 10³) uncapped steps blow up before ρ^t tames them.
