@@ -458,8 +458,8 @@ class IKLR(KernelLogisticMixin):
         and its Python work is done once (the folds are split into several lock steps only when
         their negative eigenvectors would take more than half of K's bytes and
         ``LOCKSTEP_HELD_FLOOR``).  Warm starts in λ are not used: CCICP-GD runs its k_max outer
-        iterations whatever the start (the inner |ΔF_k| ≤ ε = 1 test ends every inner loop after
-        one step), so a warm start would change the fit, not its cost.  ``seconds``, when given,
+        iterations whatever the start, and its printed steps restart at η each time, so a warm
+        start would change the fit, not its cost.  ``seconds``, when given,
         receives the wall time of each part (``certificate``, ``slices``, ``spectral``, ``fits``,
         ``scoring``).
         """
