@@ -15,3 +15,16 @@ def project_bisection(v, z, C, box_only=False):
         else:
             hi = mid
     return np.clip(v - 0.5 * (lo + hi) * z, 0, C)
+
+
+def wolfe_gap_lp(g, x, z, C):
+    """max_{u ∈ A} gᵀ(u − x), A = {zᵀu = 0, 0 ≤ u ≤ C} (z=None: the box), by scipy's LP solver (HiGHS).
+
+    For a concave h with gradient g at x this bounds h* − h(x) from above (h* ≤ h(x) + gᵀ(x* − x)).
+    """
+    from scipy.optimize import linprog  # noqa: PLC0415 (only these tests need it)
+
+    eq = {} if z is None else {"A_eq": np.asarray(z, dtype=float)[None], "b_eq": [0.0]}
+    res = linprog(-np.asarray(g, dtype=float), bounds=[(0.0, C)] * len(g), method="highs", **eq)
+    assert res.status == 0, res.message
+    return -res.fun - float(np.dot(g, x))

@@ -24,11 +24,12 @@ def partition(X: np.ndarray, n_clusters: int, random_state):
     return KMeans(n_clusters=n_clusters, n_init=KMEANS_N_INIT, random_state=random_state).fit(X)
 
 
-def solve_cluster(K_block: np.ndarray, y_block: np.ndarray, *, C, eta, solver, monotone, max_iter, tol,
+def solve_cluster(K_block: np.ndarray, y_block: np.ndarray, *, C, eta, solver, monotone, max_iter, tol, stopping,
                   name="DANK cluster") -> DankSolution:
     """Subproblem (18) on one cluster: maximize over 0 ≤ α ≤ C with F = J_0(11ᵀ + Γ(α))."""
     return solve_dank(K_block, y_block, C=C, eta=eta, tau=0.0, fit_intercept=False, solver=solver,
-                      monotone=monotone, projection="exact", max_iter=max_iter, tol=tol, name=name)
+                      monotone=monotone, projection="exact", max_iter=max_iter, tol=tol, stopping=stopping,
+                      name=name)
 
 
 def merged_history(solutions: list[DankSolution]) -> list[dict]:

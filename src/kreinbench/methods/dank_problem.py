@@ -15,7 +15,9 @@ import numpy as np
 from scipy.sparse.linalg import eigsh
 
 from kreinbench.methods.dank_adaptive import AdaptiveMatrix, adaptive_matrices
+from kreinbench.methods.dank_gap import make_gap
 from kreinbench.methods.dank_solver import (
+    STOPPING_RULES,  # noqa: F401 (re-exported beside SOLVERS and PROJECTIONS for the estimators)
     AscentResult,
     Evaluation,
     backtracking_ascent,
@@ -70,23 +72,27 @@ class DankSolution:
     lipschitz: float
 
 
-def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection, max_iter, tol,
+def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection, max_iter, tol, stopping,
                name="DANK") -> DankSolution:
-    """Maximize h over A = {yᵀα = 0, 0 ≤ α ≤ C} (or over the box when ``fit_intercept`` is False)."""
+    """Maximize h over A = {yᵀα = 0, 0 ≤ α ≤ C} (or over the box when ``fit_intercept`` is False).
+
+    ``stopping`` is the solvers' ``rule`` (:mod:`kreinbench.methods.dank_solver`): "gap" stops on
+    the relative Wolfe gap G(α)/|h(α)| ≤ ``tol`` (:mod:`kreinbench.methods.dank_gap`), "step" on
+    the paper's ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ ``tol``.
+    """
     n = y.size
+    z = y if fit_intercept else None
     evaluate = dank_evaluate(K, y, eta, tau)
-    project = make_projection(projection, y if fit_intercept else None, C)
+    project = make_projection(projection, z, C)
+    common = dict(max_iter=max_iter, tol=tol, rule=stopping, gap=make_gap(z, C), name=name)
     if solver == "nesterov":
         L = nesterov_lipschitz(K, C, eta)
-        res = nesterov_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,
-                              monotone=monotone, name=name)
+        res = nesterov_ascent(evaluate, project, np.zeros(n), lipschitz=L, monotone=monotone, **common)
     elif solver == "fista":
         L = nesterov_lipschitz(K, C, eta)  # the cap of the backtracked L
-        res = backtracking_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,
-                                  name=name)
+        res = backtracking_ascent(evaluate, project, np.zeros(n), lipschitz=L, **common)
     else:
         L = pg_lipschitz(K, C, eta, tau)
-        res = projected_gradient_ascent(evaluate, project, np.zeros(n), lipschitz=L, max_iter=max_iter, tol=tol,
-                                        name=name)
+        res = projected_gradient_ascent(evaluate, project, np.zeros(n), lipschitz=L, **common)
     b = kkt_intercept(res.evaluation.grad, y, res.x, C) if fit_intercept else 0.0
     return DankSolution(res.x, res.evaluation.state, b, res.evaluation.value, res, L)

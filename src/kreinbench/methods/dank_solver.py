@@ -1,7 +1,13 @@
 """First-order solvers of DANK's dual max_{x ∈ A} h(x): Nesterov's smooth method and projected gradient.
 
-h is concave with an L-Lipschitz gradient on A (DANK Theorems 4 and 11).  Both solvers only need
-an oracle x ↦ (h(x), ∇h(x), state) and the Euclidean projection onto A.
+h is concave with an L-Lipschitz gradient on A (DANK Theorems 4 and 11).  The solvers only need
+an oracle x ↦ (h(x), ∇h(x), state), the Euclidean projection onto A and, for the stopping rule,
+the bound G(x) ≥ h* − h(x) of :mod:`kreinbench.methods.dank_gap`.
+
+Stopping rules (``rule``): "gap" stops once G(x⁽ᵗ⁾) ≤ tol·|h(x⁽ᵗ⁾)|, a certified relative gap to
+the optimum; "step" is the paper's ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ tol.  The step rule says nothing about
+the objective: with Algorithm 1's short steps 1/L, ‖Δα‖ is small long before α is near the
+optimum, and with a long step it can stay above 1e-4 after h has converged.
 """
 
 from __future__ import annotations
@@ -34,13 +40,27 @@ class Evaluation:
     state: object = None
 
 
+# Values of the ``rule`` argument of the solvers (module docstring).
+STOPPING_RULES = {"gap", "step"}
+
+
 @dataclass
 class AscentResult:
+    """The returned point x, its evaluation, the history, and ``gap`` = G(x)/|h(x)| at x."""
+
     x: np.ndarray
     evaluation: Evaluation
     history: list = field(default_factory=list)
     n_iter: int = 0
     converged: bool = False
+    gap: float = float("nan")
+
+
+def relative_gap(gap: float, value: float) -> float:
+    """G/|h| (0 when G = 0, inf when h = 0 < G)."""
+    if gap <= 0.0:
+        return max(gap, 0.0)
+    return gap / abs(value) if value != 0.0 else float("inf")
 
 
 def project_alternating(v: np.ndarray, z: np.ndarray, C: float) -> np.ndarray:
@@ -78,44 +98,66 @@ def _step_rule(step: float, previous: float, tol: float) -> bool:
 
 
 class _Iterations:
-    """History of an ascent (objective, step norm, elapsed time per iteration), a progress line in
-    the log every :data:`PROGRESS_INTERVAL` seconds, and the stopping rule on the step norms."""
+    """History of an ascent (objective, step norm, relative gap bound, elapsed time per iteration),
+    a progress line in the log every :data:`PROGRESS_INTERVAL` seconds, and the stopping rule."""
 
-    def __init__(self, name: str, tol: float, value: float):
-        self.name, self.tol = name, tol
+    def __init__(self, name: str, tol: float, rule: str, gap, x0, ev0):
+        self.name, self.tol, self.rule, self.gap = name, tol, rule, gap
         self.start = self.last = time.perf_counter()
-        self.history = [{"iteration": 0, "objective": value, "step_norm": float("nan"), "elapsed": 0.0}]
-        self.previous = float("-inf")  # no rule before the second step
+        self.history = [{"iteration": 0, "objective": ev0.value, "step_norm": float("nan"),
+                         "gap": self._relative_gap(x0, ev0), "elapsed": 0.0}]
+        self.previous = float("-inf")  # no step rule before the second step
 
-    def record(self, t: int, value: float, step: float) -> bool:
-        """Record iteration ``t``; True when the step rule says stop."""
+    def _relative_gap(self, x, ev) -> float:
+        return float("nan") if self.gap is None else relative_gap(self.gap(x, ev.grad), ev.value)
+
+    def record(self, t: int, x, ev: Evaluation, step: float) -> bool:
+        """Record iteration ``t`` (point ``x``, its evaluation ``ev``); True when the rule says stop."""
         now = time.perf_counter()
-        self.history.append({"iteration": t, "objective": value, "step_norm": step, "elapsed": now - self.start})
+        gap = self._relative_gap(x, ev)
+        self.history.append({"iteration": t, "objective": ev.value, "step_norm": step, "gap": gap,
+                             "elapsed": now - self.start})
         if now - self.last >= PROGRESS_INTERVAL:
-            log.info("%s iteration %d: objective = %.10g, %.1f s", self.name, t, value, now - self.start)
+            log.info("%s iteration %d: objective = %.10g, relative gap <= %.3g, %.1f s", self.name, t, ev.value,
+                     gap, now - self.start)
             self.last = now
+        if self.rule == "gap":
+            return gap <= self.tol
         stop = _step_rule(step, self.previous, self.tol)
         self.previous = step
         return stop
 
+    def result(self, x, ev: Evaluation, t: int, converged: bool) -> AscentResult:
+        return AscentResult(x, ev, self.history, t, converged, self._relative_gap(x, ev))
 
-def nesterov_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, monotone=False,
+
+def _check_rule(rule: str, gap) -> None:
+    if rule not in STOPPING_RULES:
+        raise ValueError(f"rule must be one of {sorted(STOPPING_RULES)}, got {rule!r}")
+    if rule == "gap" and gap is None:
+        raise ValueError("rule='gap' needs the gap bound")
+
+
+def nesterov_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, monotone=False, rule="step", gap=None,
                     to_alpha=lambda x: x, name="DANK") -> AscentResult:
     """Algorithm 1 (lines 4–8) of DANK; Algorithm 2 is the same with ``lipschitz`` = 2L.
 
     θ⁽ᵗ⁾ = P(α⁽ᵗ⁾ + ∇h(α⁽ᵗ⁾)/L), β⁽ᵗ⁾ = P(α⁽⁰⁾ + (1/2L) Σ_{i≤t} (i+1)∇h(α⁽ⁱ⁾)),
-    α⁽ᵗ⁺¹⁾ = (t+1)/(t+3) θ⁽ᵗ⁾ + 2/(t+3) β⁽ᵗ⁾, until ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖ ≤ tol or t = max_iter
-    (the step rule as :func:`_step_rule` guards it).
+    α⁽ᵗ⁺¹⁾ = (t+1)/(t+3) θ⁽ᵗ⁾ + 2/(t+3) β⁽ᵗ⁾, until ``rule`` holds at α⁽ᵗ⁾ (the paper's:
+    ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖ ≤ tol, as :func:`_step_rule` guards it) or t = max_iter.
 
     Line 7 of Algorithms 1 and 2 prints α⁽⁰⁾ − (1/2L)Σ…: that is Nesterov's step for a
     *minimization*; h is maximized, so the mathematics (the argmin of (15) applied to −h) gives
     the + sign implemented here.  ``monotone`` replaces θ⁽ᵗ⁾ by the best of
-    {θ⁽ᵗ⁻¹⁾, θ̃⁽ᵗ⁾, α⁽ᵗ⁾} (the variant after Algorithm 1).  Returns θ of the last iteration:
-    the sequence Nesterov's convergence bound is about, and a projection (exactly feasible).
+    {θ⁽ᵗ⁻¹⁾, θ̃⁽ᵗ⁾, α⁽ᵗ⁾} (the variant after Algorithm 1).  Returns θ⁽ᵗ⁾ of the last iterate α⁽ᵗ⁾:
+    the sequence Nesterov's convergence bound is about, and a projection (exactly feasible); as a
+    projected gradient step with a step 1/L below the inverse Lipschitz constant, h(θ⁽ᵗ⁾) ≥ h(α⁽ᵗ⁾),
+    so a gap bound certified at α⁽ᵗ⁾ holds for θ⁽ᵗ⁾.
     """
+    _check_rule(rule, gap)
     x = np.array(x0, dtype=float)
     ev = evaluate(x)
-    iterations = _Iterations(name, tol, ev.value)
+    iterations = _Iterations(name, tol, rule, gap, x, ev)
     grad_sum = np.zeros_like(x)
     best = None  # (θ, evaluation of θ) of the previous iteration, monotone variant only
     converged = False
@@ -123,32 +165,33 @@ def nesterov_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, monotone
     while t < max_iter:
         grad_sum += (t + 1) * ev.grad
         theta = project(x + ev.grad / lipschitz)
-        ev_theta = None
         if monotone:
-            ev_theta = evaluate(theta)
-            candidates = [(theta, ev_theta), (x, ev)] + ([best] if best is not None else [])
-            theta, ev_theta = max(candidates, key=lambda c: c[1].value)
-            best = (theta, ev_theta)
+            candidates = [(theta, evaluate(theta)), (x, ev)] + ([best] if best is not None else [])
+            best = max(candidates, key=lambda c: c[1].value)
+            theta = best[0]
         beta = project(x0 + grad_sum / (2.0 * lipschitz))
         x_new = ((t + 1) * theta + 2.0 * beta) / (t + 3)
         ev = evaluate(x_new)
         step = float(np.linalg.norm(to_alpha(x_new) - to_alpha(x)))
         x = x_new
         t += 1
-        if iterations.record(t, ev.value, step):
+        if iterations.record(t, x, ev, step):
             converged = True
             break
-    if ev_theta is None:
-        ev_theta = evaluate(theta)
-    return AscentResult(theta, ev_theta, iterations.history, t, converged)
+    # line 5 at the last iterate (one evaluation, as the returned θ always needed)
+    theta = project(x + ev.grad / lipschitz)
+    candidates = [(theta, evaluate(theta))] + ([(x, ev)] + ([best] if best is not None else []) if monotone else [])
+    theta, ev_theta = max(candidates, key=lambda c: c[1].value)
+    return iterations.result(theta, ev_theta, t, converged)
 
 
-def projected_gradient_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol,
+def projected_gradient_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, rule="step", gap=None,
                               to_alpha=lambda x: x, name="DANK-PG") -> AscentResult:
     """The standard projected gradient method (eq. (16)): α⁽ᵗ⁺¹⁾ = P(α⁽ᵗ⁾ + ∇h(α⁽ᵗ⁾)/L)."""
+    _check_rule(rule, gap)
     x = np.array(x0, dtype=float)
     ev = evaluate(x)
-    iterations = _Iterations(name, tol, ev.value)
+    iterations = _Iterations(name, tol, rule, gap, x, ev)
     converged = False
     t = 0
     while t < max_iter:
@@ -157,14 +200,14 @@ def projected_gradient_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol
         step = float(np.linalg.norm(to_alpha(x_new) - to_alpha(x)))
         x = x_new
         t += 1
-        if iterations.record(t, ev.value, step):
+        if iterations.record(t, x, ev, step):
             converged = True
             break
-    return AscentResult(x, ev, iterations.history, t, converged)
+    return iterations.result(x, ev, t, converged)
 
 
-def backtracking_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, to_alpha=lambda x: x,
-                        name="DANK-FISTA") -> AscentResult:
+def backtracking_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, rule="step", gap=None,
+                        to_alpha=lambda x: x, name="DANK-FISTA") -> AscentResult:
     """Accelerated projected gradient with a backtracked L (FISTA, Beck and Teboulle 2009).
 
     Not in the DANK paper.  Theorem 4's L = n + 3nC²‖K‖²_F/(4η) is a worst case over A; near
@@ -177,11 +220,12 @@ def backtracking_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, to_a
     shrinks by :data:`L_SHRINK` to follow the curvature down.  When the extrapolated step lowers
     h, the momentum restarts (O'Donoghue and Candès 2015) and the step is redone from α⁽ᵗ⁾ as a
     plain projected-gradient step, which the model test makes an ascent step: h(α⁽ᵗ⁾) never
-    decreases.  The stopping rule is the paper's, on ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖ (:func:`_step_rule`).
+    decreases.  ``rule`` is tested at α⁽ᵗ⁾, the returned point.
     """
+    _check_rule(rule, gap)
     x = np.array(x0, dtype=float)
     ev_x = evaluate(x)
-    iterations = _Iterations(name, tol, ev_x.value)
+    iterations = _Iterations(name, tol, rule, gap, x, ev_x)
     L = _secant_curvature(evaluate, project, x, ev_x, lipschitz)
     y, ev_y, momentum = x, ev_x, 1.0
     converged = False
@@ -199,10 +243,10 @@ def backtracking_ascent(evaluate, project, x0, *, lipschitz, max_iter, tol, to_a
         x, ev_x = p, ev_p
         L *= L_SHRINK
         t += 1
-        if iterations.record(t, ev_x.value, step):
+        if iterations.record(t, x, ev_x, step):
             converged = True
             break
-    return AscentResult(x, ev_x, iterations.history, t, converged)
+    return iterations.result(x, ev_x, t, converged)
 
 
 def _model_step(evaluate, project, y, ev_y, L, lipschitz):

@@ -12,8 +12,10 @@ J_{τ/2}(11ᵀ + Γ), Γ = diag(a) K diag(a)/(4η), and by Danskin's theorem, wi
     ∂h/∂α̂ = y − g − ε1,   ∂h/∂α̌ = −y + g − ε1.
 
 Proposition 10 prints −εI for −ε1 and −(F ⊙ K)a in ∂h/∂α̌; differentiating H gives +g there
-(a depends on α̌ with a minus sign), as implemented.  Solved by Algorithm 2: Nesterov's method with
-the steps 1/(2L), 1/(4L), L = 2(n + 9nC²‖K‖²_F/(4η)) (Theorem 11).
+(a depends on α̌ with a minus sign), as implemented.  Solved by Algorithm 2 (Nesterov's method with
+the steps 1/(2L), 1/(4L), L = 2(n + 9nC²‖K‖²_F/(4η)), Theorem 11) or, by default, the accelerated
+projected gradient with a backtracked step; the default stop is the certified relative gap of
+:mod:`kreinbench.methods.dank_gap` (z = [1; −1]), as for :class:`~kreinbench.methods.dank.DANK`.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from kreinbench.methods.base import (
     check_int,
     check_positive,
 )
-from kreinbench.methods.dank import check_features, extended_scores
+from kreinbench.methods.dank import check_features, extended_scores, not_converged_message
 from kreinbench.methods.dank_adaptive import adaptive_matrices
-from kreinbench.methods.dank_problem import PROJECTIONS
+from kreinbench.methods.dank_gap import make_gap
+from kreinbench.methods.dank_problem import PROJECTIONS, STOPPING_RULES
 from kreinbench.methods.dank_solver import (Evaluation, backtracking_ascent, kkt_intercept, make_projection,
                                             nesterov_ascent)
 from kreinbench.methods.neighbours import EXTENSIONS, extension_indices
@@ -86,16 +89,19 @@ class DANKSVR:
         A number, ‖α̂ − α̌‖²₂ of ``SVR(C, epsilon, kernel="precomputed")`` fitted on K first (as
         η = ‖α_SVM‖² for the classifier), or 0.1C².
     tau : float, default=0.01
-    solver : {"nesterov", "fista"}, default="nesterov"
-        Algorithm 2 (Nesterov's smooth method, step 1/L with Theorem 11's L), or the accelerated
-        projected gradient with a backtracked step capped by that L
-        (:func:`~kreinbench.methods.dank_solver.backtracking_ascent`; not in the paper): the same
-        maximizer, reached in far fewer iterations, as for :class:`~kreinbench.methods.dank.DANK`.
+    solver : {"fista", "nesterov"}, default="fista"
+        The accelerated projected gradient with a backtracked step capped by Theorem 11's L
+        (:func:`~kreinbench.methods.dank_solver.backtracking_ascent`; not in the paper), or
+        Algorithm 2 (Nesterov's smooth method, step 1/L): the same maximizer, which the former
+        reaches in far fewer iterations, as for :class:`~kreinbench.methods.dank.DANK`.
     monotone : bool, default=False
         The monotone variant of Nesterov's method.
     projection : {"exact", "alternating"}, default="exact"
     max_iter, tol : int, float, default=2000, 1e-4
-        t_max and ε of Algorithm 2's rule ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ ε, α = α̂ − α̌.
+        Iteration limit (Algorithm 2's t_max) and the tolerance of ``stopping``.
+    stopping : {"gap", "step"}, default="gap"
+        "gap": the Wolfe gap bound on (h* − h)/|h| ≤ tol (:mod:`~kreinbench.methods.dank_gap`);
+        "step": Algorithm 2's rule ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ tol, α = α̂ − α̌.
     extension, n_neighbors, max_rank
         As for :class:`~kreinbench.methods.dank.DANK`.
 
@@ -108,15 +114,18 @@ class DANKSVR:
         b from the KKT conditions on free α̂ᵢ (b = yᵢ − gᵢ − ε) and free α̌ᵢ (b = yᵢ − gᵢ + ε).
     F_ : ndarray of shape (n, n)
     rank_F_, eta_, objective_, lipschitz_, n_iter_, converged_
+    gap_ : float
+        The Wolfe bound on (h* − h)/|h| at the fitted point.
     history_ : list of dict
-        ``iteration``, ``objective`` h, ``step_norm`` ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂, ``elapsed``.
+        ``iteration``, ``objective`` h, ``step_norm`` ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂, ``gap`` (the bound), ``elapsed``.
     """
 
     needs_spectrum = False
     needs_features = True
 
-    def __init__(self, *, C=1.0, epsilon=0.1, eta="svr", tau=0.01, solver="nesterov", monotone=False,
-                 projection="exact", max_iter=2000, tol=1e-4, extension="reciprocal", n_neighbors=1, max_rank=None):
+    def __init__(self, *, C=1.0, epsilon=0.1, eta="svr", tau=0.01, solver="fista", monotone=False,
+                 projection="exact", max_iter=2000, tol=1e-4, stopping="gap", extension="reciprocal", n_neighbors=1,
+                 max_rank=None):
         self.C = C
         self.epsilon = epsilon
         self.eta = eta
@@ -126,6 +135,7 @@ class DANKSVR:
         self.projection = projection
         self.max_iter = max_iter
         self.tol = tol
+        self.stopping = stopping
         self.extension = extension
         self.n_neighbors = n_neighbors
         self.max_rank = max_rank
@@ -144,6 +154,7 @@ class DANKSVR:
             "projection": check_choice("projection", self.projection, PROJECTIONS),
             "max_iter": check_int("max_iter", self.max_iter, minimum=1),
             "tol": check_positive("tol", self.tol, allow_zero=True),
+            "stopping": check_choice("stopping", self.stopping, STOPPING_RULES),
             "extension": check_choice("extension", self.extension, EXTENSIONS),
             "n_neighbors": check_int("n_neighbors", self.n_neighbors, minimum=1),
             "max_rank": None if self.max_rank is None else check_int("max_rank", self.max_rank, minimum=1),
@@ -182,8 +193,8 @@ class DANKSVR:
         self.lipschitz_ = svr_lipschitz(K, p["C"], self.eta_)
         evaluate = svr_evaluate(K, y, p["epsilon"], self.eta_, p["tau"])
         project = make_projection(p["projection"], z, p["C"])
-        common = dict(lipschitz=2.0 * self.lipschitz_, max_iter=p["max_iter"], tol=p["tol"],
-                      to_alpha=lambda x: x[:n] - x[n:])
+        common = dict(lipschitz=2.0 * self.lipschitz_, max_iter=p["max_iter"], tol=p["tol"], rule=p["stopping"],
+                      gap=make_gap(z, p["C"]), to_alpha=lambda x: x[:n] - x[n:])
         if p["solver"] == "fista":
             res = backtracking_ascent(evaluate, project, np.zeros(2 * n), name="DANK-SVR-FISTA", **common)
         else:
@@ -195,10 +206,11 @@ class DANKSVR:
         self._F = res.evaluation.state
         self.rank_F_ = self._F.rank
         self.objective_ = res.evaluation.value
+        self.gap_ = res.gap
         self.history_, self.n_iter_, self.converged_ = res.history, res.n_iter, res.converged
         if not self.converged_:
-            warnings.warn(f"DANK-SVR stopped at max_iter={p['max_iter']} with ||alpha(t) - alpha(t-1)|| = "
-                          f"{self.history_[-1]['step_norm']:.3g} > tol={p['tol']:g}", ConvergenceWarning, stacklevel=2)
+            warnings.warn(not_converged_message(f"DANK-SVR {p['solver']}", p, self.history_[-1]["step_norm"], self.gap_),
+                          ConvergenceWarning, stacklevel=2)
         return self
 
     @property

@@ -157,7 +157,7 @@ def screening_threshold(K_bar: np.ndarray, *, B1: float, B2: float, C: float, ka
 def solve_whole_problem(K, y, *, C, eta, max_iter=2000, tol=1e-4):
     """(α*, F*) of problem (17): exact DANK with τ = 0 and no bias (see the module docstring)."""
     sol = solve_dank(K, y, C=C, eta=eta, tau=0.0, fit_intercept=False, solver="nesterov", monotone=False,
-                     projection="exact", max_iter=max_iter, tol=tol, name="DANK (17)")
+                     projection="exact", max_iter=max_iter, tol=tol, stopping="step", name="DANK (17)")
     return sol.alpha, sol.F.dense()
 
 
@@ -203,7 +203,7 @@ def partition_bounds(K, y, labels, *, C, eta, exact=None, kappa=None, max_iter=2
     for c in np.unique(labels):
         idx = np.flatnonzero(labels == c)
         alpha_bar[idx] = solve_cluster(K[np.ix_(idx, idx)], y[idx], C=C, eta=eta, solver="nesterov", monotone=False,
-                                       max_iter=max_iter, tol=tol).alpha
+                                       max_iter=max_iter, tol=tol, stopping="step").alpha
     K_bar = np.where(labels[:, None] == labels[None, :], K, 0.0)
     F_bar = AdaptiveMatrix(K_bar, y * alpha_bar, eta, 0.0)
     gradient = 1.0 - y * F_bar.hadamard_times_v()
