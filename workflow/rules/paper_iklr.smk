@@ -171,6 +171,7 @@ rule iklr_fig_init:
 rule iklr_fig2:
     input:
         runs="results/records/runs.csv",
+        history="results/records/history.csv",
     output:
         csv=report(
             "results/tables/iklr_fig2.csv",

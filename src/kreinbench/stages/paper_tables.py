@@ -224,7 +224,7 @@ STUDY_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", 
                  "paper_mean", "paper_std", "diff"]
 # How each metric of the run records is named in a table.
 METRIC_NAMES = {"accuracy": "accuracy", "train_time": "training time (s)", "test_time": "test time (s)",
-                "objective": "final objective"}
+                "objective": "final objective", "matvecs": "kernel products"}
 
 
 def with_final_objectives(runs: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
