@@ -133,3 +133,71 @@ def test_rank_one_falls_back_on_tied_eigenvalues_and_solvers_agree():
     assert fast.n_eigh_fallbacks_ > 0
     assert fast.objective_ == pytest.approx(dense.objective_, rel=1e-10)
     np.testing.assert_allclose(fast.alpha_, dense.alpha_, atol=1e-8)
+
+
+def test_linear_max_over_the_feasible_set_matches_linprog():
+    from scipy.optimize import linprog
+
+    from kreinbench.methods.isvm_apg import linear_max
+    rng = np.random.default_rng(11)
+    for n, C in ((7, 1.0), (30, 2.5), (31, 100.0)):
+        y = np.where(rng.random(n) < 0.3, 1.0, -1.0)
+        y[:2] = (1.0, -1.0)
+        for g in (rng.normal(size=n), np.round(rng.normal(size=n)), -np.abs(rng.normal(size=n))):
+            ref = linprog(-g, A_eq=y[None], b_eq=[0.0], bounds=[(0, C)] * n, method="highs")
+            assert linear_max(g, y, C) == pytest.approx(-ref.fun, rel=1e-9, abs=1e-9)
+
+
+def test_apg_reaches_the_independent_maximum_in_few_iterations():
+    K0, y = ying_problem(40, seed=0)
+    # C = 10, ρ = 0.1: L = λ_max + nC²/ρ is 4·10⁴ times the local curvature.
+    for C, rho in ((10.0, 0.1),):
+        apg = IndefiniteSVM(solver="apg", C=C, rho=rho, tol=1e-9).fit(K0, y)
+        f_ref = reference_maximum(K0, y, C, rho)
+        assert apg.objective_ == pytest.approx(f_ref, rel=1e-8)
+        assert apg.objective_ == pytest.approx(f_by_definition(K0, y, rho, apg.alpha_)[0], rel=1e-12)
+        assert abs(y @ apg.alpha_) <= 1e-10 and apg.alpha_.min() >= 0 and apg.alpha_.max() <= C
+        # The Frank–Wolfe gap bounds the suboptimality from above.
+        assert f_ref - apg.objective_ <= apg.gap_ + 1e-9 * abs(f_ref)
+        spgm = IndefiniteSVM(solver="spgm", C=C, rho=rho, max_iter=200).fit(K0, y)
+        assert apg.n_iter_ < 200 and apg.objective_ > spgm.objective_
+
+
+@pytest.fixture(scope="module")
+def sonar_noisy_rbf(load_split):
+    """Ying §5's noisy Gaussian kernel (σ = 1) on the training half of UCI Sonar (offline mirror)."""
+    from kreinbench.kernels import kernel_matrices, resolve_params
+    split = load_split("sonar-uci")
+    params = resolve_params({"type": "noisy-rbf", "sigma": 1.0, "noise": 0.1}, split.X_train.shape[1], split_seed=7)
+    K, K_test = kernel_matrices(params, split.X_train, split.X_test)
+    assert np.linalg.eigvalsh(K)[0] < 0
+    return K, split.y_train
+
+
+@pytest.mark.parametrize("C, rho", [(1.0, 1.0), (10.0, 10.0), (0.1, 0.1)])
+def test_apg_at_its_default_tolerance_reaches_the_papers_smm_optimum_on_sonar(sonar_noisy_rbf, C, rho):
+    K, y = sonar_noisy_rbf
+    smm = IndefiniteSVM(solver="smm", C=C, rho=rho, tol=1e-15, max_iter=60000).fit(K, y)
+    apg = IndefiniteSVM(solver="apg", C=C, rho=rho).fit(K, y)
+    # SMM run far past the paper's tolerance: its f is the maximum to well below 1e-6.
+    assert smm.stationarity_ < 1e-4
+    assert apg.objective_ == pytest.approx(smm.objective_, rel=1e-6)
+    assert apg.n_iter_ < smm.n_iter_
+
+
+def test_grid_path_scores_are_those_of_cold_separate_fits(sonar_noisy_rbf):
+    from kreinbench.selection import cross_validate
+    K, y = sonar_noisy_rbf
+    grid = {"C": [0.1, 1, 10, 100], "rho": [0.1, 10]}
+    path = cross_validate(lambda p: IndefiniteSVM(solver="smm", cv_solver="apg", **p), {"k": K}, y, grid,
+                          n_folds=3, seed=1)
+    separate = cross_validate(lambda p: IndefiniteSVM(solver="apg", **p), {"k": K}, y, grid,
+                              n_folds=3, seed=1, paths=False)
+    for a, b in zip(path.scores, separate.scores):
+        assert (a["C"], a["rho"]) == (b["C"], b["rho"])
+        assert a["cv_accuracy"] == pytest.approx(b["cv_accuracy"], abs=1e-12)
+    assert path.best_params == separate.best_params
+    # The paper's solvers alone still fit separately (no path for them).
+    assert not IndefiniteSVM(solver="smm").supports_grid_path(grid)
+    assert IndefiniteSVM(solver="spgm", cv_solver="apg").supports_grid_path(grid)
+    assert not IndefiniteSVM(solver="apg").supports_grid_path({"C": [1], "tol": [1e-6]})

@@ -8,7 +8,9 @@ method: the fits of one fold then share what does not depend on λ (a spectral s
 eigendecomposition) and run together (IKLR's lock step, KLR's warm starts along the path),
 with the scores of the separate fits (see each estimator's method and its tests).  Other grids
 are fitted separately, each fold's slices and spectra made once for all its fits
-(:func:`separate_fit_scores`).
+(:func:`separate_fit_scores`), unless the estimator claims the whole grid with
+``supports_grid_path(grid)``: then its ``grid_path_scores`` fits each fold's grid as a path
+(IndefiniteSVM's warm-started APG along C).
 """
 
 from __future__ import annotations
@@ -128,6 +130,15 @@ def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list]):
     return estimator
 
 
+def grid_path(make_estimator: Callable[[dict], Any], candidates: list[dict], grid: dict[str, list]):
+    """The estimator whose ``grid_path_scores`` serves a whole (non-λ) grid, or None (separate fits)."""
+    if not candidates:
+        return None
+    estimator = make_estimator(candidates[0])
+    supports = getattr(estimator, "supports_grid_path", None)
+    return estimator if supports is not None and supports(grid) else None
+
+
 def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.ndarray], y: np.ndarray,
                    grid: dict[str, list], *, n_folds: int, seed: int, X: np.ndarray | None = None,
                    paths: bool = True, spectrum_of: Callable[[Any], str | None] | None = None) -> SelectionResult:
@@ -135,7 +146,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
 
     ``X`` (the training features) is sliced along with the kernel for estimators that need it.
     ``paths=False`` fits every (fold, parameter) pair on its own even where the estimator has a λ
-    path (the reference the path is tested and benchmarked against).  ``spectrum_of`` (an
+    or grid path (the reference the path is tested and benchmarked against).  ``spectrum_of`` (an
     estimator ↦ the spectrum kind its ``fit`` takes, or None) lets the separate fits of a fold
     share one spectrum of the fold kernel per kind (:func:`separate_fit_scores`).
 
@@ -146,6 +157,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     folds = stratified_folds(y, n_folds, seed)
     candidates = param_grid(grid)
     path = lambda_path(make_estimator, grid) if paths else None
+    grid_estimator = grid_path(make_estimator, candidates, grid) if paths and path is None else None
     scores = []
     best = None
     n_warnings = 0
@@ -154,6 +166,8 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
             warnings.simplefilter("always")
             if path is not None:
                 fold_scores = path.lambda_path_scores(K, y, folds, grid["lam"])
+            elif grid_estimator is not None:
+                fold_scores = grid_estimator.grid_path_scores(K, y, folds, candidates)
             else:
                 fold_scores = separate_fit_scores(make_estimator, candidates, K, y, folds, X, spectrum_of)
         n_warnings += len(caught)
