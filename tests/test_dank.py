@@ -13,7 +13,7 @@ from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank import DANK
 from kreinbench.methods import dank_adaptive
 from kreinbench.methods.dank_adaptive import AdaptiveMatrix, kernel_is_psd
-from kreinbench.methods.dank_gap import wolfe_gap
+from kreinbench.methods.dual_gap import wolfe_gap
 from kreinbench.methods.dank_problem import dank_evaluate
 from kreinbench.methods.neighbours import extension_indices, reciprocal_neighbours
 from reference import project_bisection, wolfe_gap_lp

@@ -135,17 +135,18 @@ def test_rank_one_falls_back_on_tied_eigenvalues_and_solvers_agree():
     np.testing.assert_allclose(fast.alpha_, dense.alpha_, atol=1e-8)
 
 
-def test_linear_max_over_the_feasible_set_matches_linprog():
+def test_gap_at_zero_is_the_linear_max_over_q1_by_linprog():
+    """APG's certificate at α = 0 is max gᵀβ over Q₁: ties (rounded g) and all-negative g included."""
     from scipy.optimize import linprog
 
-    from kreinbench.methods.isvm_apg import linear_max
+    from kreinbench.methods.dual_gap import wolfe_gap
     rng = np.random.default_rng(11)
     for n, C in ((7, 1.0), (30, 2.5), (31, 100.0)):
         y = np.where(rng.random(n) < 0.3, 1.0, -1.0)
         y[:2] = (1.0, -1.0)
         for g in (rng.normal(size=n), np.round(rng.normal(size=n)), -np.abs(rng.normal(size=n))):
             ref = linprog(-g, A_eq=y[None], b_eq=[0.0], bounds=[(0, C)] * n, method="highs")
-            assert linear_max(g, y, C) == pytest.approx(-ref.fun, rel=1e-9, abs=1e-9)
+            assert wolfe_gap(g, np.zeros(n), y, C) == pytest.approx(-ref.fun, rel=1e-9, abs=1e-9)
 
 
 def test_apg_reaches_the_independent_maximum_in_few_iterations():

@@ -9,7 +9,7 @@ reshapes the kernel into F ⊙ K (problem (5)):
 solved by an accelerated projected gradient with a backtracked step (the default, not in the
 paper), Nesterov's smooth method (Algorithm 1) or projected gradient (eq. (16)) on
 h(α) = min_F H(α, F); see :mod:`kreinbench.methods.dank_problem`.  The default fit stops once the
-Wolfe gap certifies (h* − h(α))/|h(α)| ≤ tol (:mod:`kreinbench.methods.dank_gap`), else warns with
+Wolfe gap certifies (h* − h(α))/|h(α)| ≤ tol (:mod:`kreinbench.methods.dual_gap`), else warns with
 that bound.  ``n_clusters=v`` solves the
 k-means-partitioned approximation of §4 instead (:mod:`kreinbench.methods.dank_partition`).
 Test points borrow columns of F from training points chosen in input space
@@ -133,7 +133,7 @@ class DANK(KernelClassifierMixin):
         Iteration limit (Algorithm 1's t_max) and the tolerance of ``stopping``.
     stopping : {"gap", "step"}, default="gap"
         "gap": stop once G(α)/|h(α)| ≤ tol, G(α) = max_{u ∈ A} ∇h(α)ᵀ(u − α) ≥ h* − h(α) (the
-        Wolfe gap, :mod:`~kreinbench.methods.dank_gap`): a certified relative gap to the optimum
+        Wolfe gap, :mod:`~kreinbench.methods.dual_gap`): a certified relative gap to the optimum
         of (5) for a PSD K.  "step": the paper's rule ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ tol, which does not bound
         the gap (a short step is small far from the optimum).
     extension : {"reciprocal", "knn"}, default="reciprocal"

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.sparse.linalg import eigsh
 
 from kreinbench.methods.dank_adaptive import AdaptiveMatrix, adaptive_matrices
-from kreinbench.methods.dank_gap import make_gap
+from kreinbench.methods.dual_gap import make_gap
 from kreinbench.methods.dank_solver import (
     STOPPING_RULES,  # noqa: F401 (re-exported beside SOLVERS and PROJECTIONS for the estimators)
     AscentResult,
@@ -77,7 +77,7 @@ def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection
     """Maximize h over A = {yᵀα = 0, 0 ≤ α ≤ C} (or over the box when ``fit_intercept`` is False).
 
     ``stopping`` is the solvers' ``rule`` (:mod:`kreinbench.methods.dank_solver`): "gap" stops on
-    the relative Wolfe gap G(α)/|h(α)| ≤ ``tol`` (:mod:`kreinbench.methods.dank_gap`), "step" on
+    the relative Wolfe gap G(α)/|h(α)| ≤ ``tol`` (:mod:`kreinbench.methods.dual_gap`), "step" on
     the paper's ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ ``tol``.
     """
     n = y.size

@@ -15,7 +15,7 @@ Proposition 10 prints −εI for −ε1 and −(F ⊙ K)a in ∂h/∂α̌; diffe
 (a depends on α̌ with a minus sign), as implemented.  Solved by Algorithm 2 (Nesterov's method with
 the steps 1/(2L), 1/(4L), L = 2(n + 9nC²‖K‖²_F/(4η)), Theorem 11) or, by default, the accelerated
 projected gradient with a backtracked step; the default stop is the certified relative gap of
-:mod:`kreinbench.methods.dank_gap` (z = [1; −1]), as for :class:`~kreinbench.methods.dank.DANK`.
+:mod:`kreinbench.methods.dual_gap` (z = [1; −1]), as for :class:`~kreinbench.methods.dank.DANK`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from kreinbench.methods.base import (
 )
 from kreinbench.methods.dank import check_features, extended_scores, not_converged_message
 from kreinbench.methods.dank_adaptive import adaptive_matrices
-from kreinbench.methods.dank_gap import make_gap
+from kreinbench.methods.dual_gap import make_gap
 from kreinbench.methods.dank_problem import PROJECTIONS, STOPPING_RULES
 from kreinbench.methods.dank_solver import (Evaluation, backtracking_ascent, kkt_intercept, make_projection,
                                             nesterov_ascent)
@@ -100,7 +100,7 @@ class DANKSVR:
     max_iter, tol : int, float, default=2000, 1e-4
         Iteration limit (Algorithm 2's t_max) and the tolerance of ``stopping``.
     stopping : {"gap", "step"}, default="gap"
-        "gap": the Wolfe gap bound on (h* − h)/|h| ≤ tol (:mod:`~kreinbench.methods.dank_gap`);
+        "gap": the Wolfe gap bound on (h* − h)/|h| ≤ tol (:mod:`~kreinbench.methods.dual_gap`);
         "step": Algorithm 2's rule ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ tol, α = α̂ − α̌.
     extension, n_neighbors, max_rank
         As for :class:`~kreinbench.methods.dank.DANK`.

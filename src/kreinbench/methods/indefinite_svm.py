@@ -36,7 +36,8 @@ from kreinbench.methods.base import (
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.isvm_apg import apg, frank_wolfe_gap
+from kreinbench.methods.dual_gap import wolfe_gap
+from kreinbench.methods.isvm_apg import apg
 from kreinbench.methods.projection import project_box_hyperplane
 from kreinbench.methods.smo import intercept
 from kreinbench.spectrum import Spectrum, check_symmetric_kernel, compute_spectrum, eigendecompose
@@ -308,7 +309,7 @@ class IndefiniteSVM(KernelClassifierMixin):
         self.dual_coef_ = y_pm * alpha
         _, grad = objective.value_and_gradient(alpha)
         if solver != "apg":
-            self.gap_ = frank_wolfe_gap(grad, alpha, y_pm, C)
+            self.gap_ = wolfe_gap(grad, alpha, y_pm, C)
         self.stationarity_ = float(L * np.linalg.norm(project_box_hyperplane(alpha + grad / L, y_pm, C) - alpha))
         # The SVM dual with kernel K(α), in libsvm's minimization form, has gradient Y K(α) Y α − e = −∇f.
         self.intercept_ = intercept(-grad, alpha, y_pm, C)

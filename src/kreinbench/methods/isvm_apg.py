@@ -10,9 +10,9 @@ with
   iteration (Scheinberg, Goldfarb & Bai 2014 style), so steps follow the local curvature;
 * gradient-based adaptive restart of the momentum (O'Donoghue & Candès 2015);
 * a stopping rule that does not trust small steps: concavity gives
-  f* − f(α) ≤ max_{β∈Q₁} ∇f(α)ᵀ(β − α) (the Frank–Wolfe gap; :func:`linear_max` computes its
-  first term exactly), and the run stops when that certificate falls below tol·|f(α)|.  The
-  certificate scales with the box: at C = 100 with the maximum far inside it, gradient entries
+  f* − f(α) ≤ max_{β∈Q₁} ∇f(α)ᵀ(β − α) (the Frank–Wolfe gap,
+  :func:`kreinbench.methods.dual_gap.wolfe_gap`), and the run stops when that certificate
+  falls below tol·|f(α)|.  The certificate scales with the box: at C = 100 with the maximum far inside it, gradient entries
   at round-off level times C keep it above tol·|f| although f no longer moves.  So the run
   also stops, as converged, when STALL_STEPS consecutive steps (at the local step size,
   momentum restarted) each gain at most STALL·tol·|f|: a stricter version of the paper's
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kreinbench.methods.dual_gap import wolfe_gap
 from kreinbench.methods.projection import project_box_hyperplane
 
 # Backtracking: L grows by GROW until the quadratic upper bound holds, and shrinks by SHRINK
@@ -32,32 +33,6 @@ SHRINK = 0.7
 # f has stalled when this many consecutive steps each gain at most STALL·tol·|f|.
 STALL_STEPS = 5
 STALL = 1e-3
-
-
-def linear_max(g: np.ndarray, y: np.ndarray, C: float) -> float:
-    """max gᵀβ over Q₁ = {β : yᵀβ = 0, 0 ≤ β ≤ C}, exactly.
-
-    By LP duality it is min_θ C Σ_i (g_i − θy_i)₊, a convex piecewise-linear function of θ with
-    breakpoints θ = y_i g_i; its minimum is at a breakpoint, found here by evaluating all of them
-    with cumulative sums over the sorted breakpoints (O(n log n)).
-    """
-    u = y * g
-    order = np.argsort(u)
-    u, pos = u[order], y[order] > 0
-    # At θ = u_k: Σ_{y=+1, u_i>θ} (u_i − θ) + Σ_{y=−1, u_i<θ} (θ − u_i).
-    upos = np.where(pos, u, 0.0)
-    uneg = np.where(pos, 0.0, u)
-    npos_above = np.count_nonzero(pos) - np.cumsum(pos)           # + entries strictly after k
-    spos_above = upos.sum() - np.cumsum(upos)
-    nneg_below = np.concatenate([[0], np.cumsum(~pos)[:-1]])      # − entries strictly before k
-    sneg_below = np.concatenate([[0.0], np.cumsum(uneg)[:-1]])
-    h = (spos_above - npos_above * u) + (nneg_below * u - sneg_below)
-    return C * float(max(h.min(), 0.0))
-
-
-def frank_wolfe_gap(grad: np.ndarray, alpha: np.ndarray, y: np.ndarray, C: float) -> float:
-    """max_{β∈Q₁} ∇f(α)ᵀ(β − α) ≥ f* − f(α) for concave f (0 exactly at the maximum)."""
-    return max(linear_max(grad, y, C) - float(grad @ alpha), 0.0)
 
 
 def apg(value_and_gradient, y: np.ndarray, C: float, L0: float, tol: float, max_iter: int,
@@ -96,7 +71,7 @@ def apg(value_and_gradient, y: np.ndarray, C: float, L0: float, tol: float, max_
     n_eval = 1
     if record is not None:
         record(f_x, 0.0)
-    gap = frank_wolfe_gap(g_x, x, y, C)
+    gap = wolfe_gap(g_x, x, y, C)
     if gap <= tol * abs(f_x):
         return x, f_x, L0, n_eval, True, gap
     z, f_z, g_z = x, f_x, g_x
@@ -115,7 +90,7 @@ def apg(value_and_gradient, y: np.ndarray, C: float, L0: float, tol: float, max_
             L *= GROW
         stalled = stalled + 1 if f_new - f_x <= STALL * tol * abs(f_x) else 0
         if stalled >= STALL_STEPS:
-            return x, f_x, L, n_eval, True, frank_wolfe_gap(g_x, x, y, C)
+            return x, f_x, L, n_eval, True, wolfe_gap(g_x, x, y, C)
         if f_new < f_x:
             # The momentum overshot: drop it and take a plain projected-gradient step from x,
             # which the backtracking makes an ascent step, so accepted iterates never lose f.
@@ -125,7 +100,7 @@ def apg(value_and_gradient, y: np.ndarray, C: float, L0: float, tol: float, max_
         step = x_new - x
         if record is not None:
             record(f_new, float(np.linalg.norm(step)))
-        gap = frank_wolfe_gap(g_new, x_new, y, C)
+        gap = wolfe_gap(g_new, x_new, y, C)
         if gap <= tol * abs(f_new):
             return x_new, f_new, L, n_eval, True, gap
         # Restart also when the gradient step d points against the momentum (O'Donoghue & Candès).

@@ -1,6 +1,8 @@
-"""A computable bound on the distance to the optimum of DANK's dual, max_{x ∈ A} h(x).
+"""A computable bound on the distance to the optimum of an SVM-type dual, max_{x ∈ A} h(x).
 
-For concave h (K PSD: Theorems 4 and 11) and any x, h(x*) ≤ h(x) + ∇h(x)ᵀ(x* − x), so
+Shared by DANK's solvers (h of problem (5), A its dual set) and IndefiniteSVM's APG (Ying's f
+over Q₁, the same set).  For concave h (for DANK: K PSD, Theorems 4 and 11) and any x,
+h(x*) ≤ h(x) + ∇h(x)ᵀ(x* − x), so
 
     h* − h(x) ≤ G(x) = max_{u ∈ A} ∇h(x)ᵀ(u − x),
 
