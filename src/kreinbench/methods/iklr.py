@@ -159,8 +159,8 @@ class IKLR(KernelLogisticMixin):
     -----
     The scale of Algorithm 1 (TNNLS).  Eq. (5) prints the mean loss (1/n)Σ, but Algorithm 1's
     ε = 1 and η = 0.02 are the summed objective's: on the mean, |ΔF_k| ≤ 1 ends every inner loop
-    after one step, whatever ε below 1 is asked for, which contradicts Fig. 2 (training time
-    falls steadily with ε), and CCICP-GD misses Table III by up to 24 points.  So the CCICP
+    after one step for every ε ≥ 0.1, which contradicts Fig. 2 (training time keeps falling as ε
+    grows from 0.01 to 5), and CCICP-GD misses Table III by up to 24 points.  So the CCICP
     solvers of TNNLS run Algorithm 1 on n·F_k (λ keeps eq. (5)'s meaning): steps n·η_t and the
     inner test |ΔF_k| ≤ ε/n on F_k.  The printed schedule η_t = ηρ^t restarts at each outer
     iteration (carried over, it froze the fits at α ≈ 0) and is taken without a line search;
