@@ -51,23 +51,29 @@ def h_and_grad(alpha, K, y, eta, tau):
     return H(alpha, F, K, y, eta, tau), 1 - y * ((F * K) @ (y * alpha))
 
 
-def fista_max(K, y, C, eta, tau, box_only=False, iters=5000):
-    """Accelerated projected gradient ascent with gradient restarts (independent of the package)."""
-    n = y.size
-    L = n + 3 * n * C**2 * np.sum(K * K) / (4 * eta)
-    x = z = np.zeros(n)
+def restarted_fista(K, y, C, eta, tau, L, box_only=False):
+    """Accelerated projected gradient ascent on the dense h with step 1/L and gradient restarts
+    (independent of the package): yields (x, x_new), the iterate and its step's projected point."""
+    x = z = np.zeros(y.size)
     t = 1.0
-    for _ in range(iters):
+    while True:
         _, g = h_and_grad(z, K, y, eta, tau)
         x_new = project_bisection(z + g / L, y, C, box_only)
-        if np.linalg.norm(x_new - x) < 1e-13:
-            break
+        yield x, x_new
         if g @ (x_new - x) < 0:  # the momentum points downhill: restart
             t, z = 1.0, x
             continue
         t_new = 0.5 * (1 + np.sqrt(1 + 4 * t * t))
         z = x_new + (t - 1) / t_new * (x_new - x)
         x, t = x_new, t_new
+
+
+def fista_max(K, y, C, eta, tau, box_only=False, iters=5000):
+    """The maximum of h by :func:`restarted_fista` at Theorem 4's step, until the steps vanish."""
+    L = y.size + 3 * y.size * C**2 * np.sum(K * K) / (4 * eta)
+    for _, (x, x_new) in zip(range(iters), restarted_fista(K, y, C, eta, tau, L, box_only)):
+        if np.linalg.norm(x_new - x) < 1e-13:
+            break
     return h_and_grad(x, K, y, eta, tau)[0], x
 
 
@@ -270,24 +276,13 @@ def certified_optimum(K, y, C, eta, tau, certify=1e-8, max_iter=3000):
     The step is 1/L with eq. (16)'s L = n + nC²λ_max(K)/(4η) (much shorter runs than Theorem 4's);
     the LP certificate, valid for concave h, makes the bracket independent of that choice.
     """
-    n = y.size
-    L = n + n * C**2 * np.linalg.eigvalsh(K)[-1] / (4 * eta)
-    x = z = np.zeros(n)
-    t = 1.0
-    for it in range(1, max_iter + 1):
+    L = y.size + y.size * C**2 * np.linalg.eigvalsh(K)[-1] / (4 * eta)
+    for it, (x, _) in zip(range(1, max_iter + 1), restarted_fista(K, y, C, eta, tau, L)):
         if it % 100 == 0:
             h, g = h_and_grad(x, K, y, eta, tau)
             gap = wolfe_gap_lp(g, x, y, C)
             if gap <= certify * abs(h):
                 return h, h + gap
-        _, g = h_and_grad(z, K, y, eta, tau)
-        x_new = project_bisection(z + g / L, y, C)
-        if g @ (x_new - x) < 0:  # the momentum points downhill: restart
-            t, z = 1.0, x
-            continue
-        t_new = 0.5 * (1 + np.sqrt(1 + 4 * t * t))
-        z = x_new + (t - 1) / t_new * (x_new - x)
-        x, t = x_new, t_new
     raise AssertionError("the reference did not certify its optimum")
 
 
