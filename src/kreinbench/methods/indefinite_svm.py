@@ -326,9 +326,7 @@ class IndefiniteSVM(KernelClassifierMixin):
 
     def supports_grid_path(self, grid: dict) -> bool:
         """True when CV should call :meth:`grid_path_scores`: CV by APG over a grid of C and ρ only."""
-        cv_solver = self.solver if self.cv_solver is None else self.cv_solver
-        if cv_solver not in SOLVERS:
-            check_choice("cv_solver", cv_solver, SOLVERS)
+        cv_solver = check_choice("cv_solver", self.solver if self.cv_solver is None else self.cv_solver, SOLVERS)
         return cv_solver == "apg" and bool(grid) and set(grid) <= {"C", "rho"}
 
     def grid_path_scores(self, K, y, folds, candidates: list[dict]) -> np.ndarray:

@@ -12,8 +12,9 @@ with
 * a stopping rule that does not trust small steps: concavity gives
   f* − f(α) ≤ max_{β∈Q₁} ∇f(α)ᵀ(β − α) (the Frank–Wolfe gap,
   :func:`kreinbench.methods.dual_gap.wolfe_gap`), and the run stops when that certificate
-  falls below tol·|f(α)|.  The certificate scales with the box: at C = 100 with the maximum far inside it, gradient entries
-  at round-off level times C keep it above tol·|f| although f no longer moves.  So the run
+  falls below tol·|f(α)|.  The certificate scales with the box: at C = 100 with the maximum
+  far inside it, gradient entries at round-off level times C keep it above tol·|f| although f
+  no longer moves.  So the run
   also stops, as converged, when STALL_STEPS consecutive steps (at the local step size,
   momentum restarted) each gain at most STALL·tol·|f|: a stricter version of the paper's
   relative-change rule, which stops after one small step of size 1/L.
