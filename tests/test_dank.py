@@ -453,3 +453,41 @@ def test_iteration_limit_warns(blobs):
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
         est = DANK(eta=1.0, max_iter=3).fit(K, y, X)
     assert not est.converged_ and est.n_iter_ == 3
+
+
+# -- warm starts along C (cross-validation) --------------------------------------------------------
+def test_warm_start_reaches_the_cold_maximum_in_fewer_iterations(heart80):
+    X, labels, y, K = heart80
+    small = DANK(C=0.5, tau=0.01, tol=1e-9).fit(K, labels, X)
+    cold = DANK(C=1.0, tau=0.01, tol=1e-9).fit(K, labels, X)
+    warm = DANK(C=1.0, tau=0.01, tol=1e-9).fit(K, labels, X, warm_start=small.alpha_ * 2.0)
+    assert cold.converged_ and warm.converged_
+    assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-6)
+    # h(α) at the start: the scaled α of C = 0.5 already beats α = 0's h = 0 by far
+    assert warm.history_[0]["objective"] > 0.5 * cold.objective_
+    assert warm.n_iter_ < cold.n_iter_
+
+
+def test_warm_start_is_projected_and_checked(heart80):
+    X, labels, y, K = heart80
+    est = DANK(C=1.0, tau=0.01).fit(K, labels, X, warm_start=np.full(y.size, 5.0))  # infeasible: projected
+    assert np.all(est.alpha_ <= 1.0 + 1e-12) and abs(est.alpha_ @ y) < 1e-8
+    with pytest.raises(KreinbenchError, match=r"warm_start must be dual variables of shape \(80,\)"):
+        DANK(C=1.0).fit(K, labels, X, warm_start=np.zeros(3))
+    with pytest.raises(KreinbenchError, match="n_clusters=2"):
+        DANK(C=1.0, n_clusters=2).fit(K, labels, X, warm_start=np.zeros(80))
+
+
+def test_cv_along_c_scores_as_cold_separate_fits(heart80):
+    from kreinbench.selection import cross_validate
+    X, labels, y, K = heart80
+    grid = {"C": [0.125, 0.5, 2.0, 8.0]}
+    make = lambda p: DANK(tau=0.01, tol=1e-8, **p)  # noqa: E731
+    path = cross_validate(make, {"k": K}, labels, grid, n_folds=3, seed=1, X=X)
+    separate = cross_validate(make, {"k": K}, labels, grid, n_folds=3, seed=1, X=X, paths=False)
+    for a, b in zip(path.scores, separate.scores):
+        assert a["C"] == b["C"] and a["cv_accuracy"] == pytest.approx(b["cv_accuracy"], abs=1e-12)
+    assert path.best_params == separate.best_params
+    assert DANK().supports_grid_path(grid)
+    assert not DANK(n_clusters=2).supports_grid_path(grid)
+    assert not DANK().supports_grid_path({"C": [1.0], "tau": [0.0, 0.01]})

@@ -10,7 +10,7 @@ with the scores of the separate fits (see each estimator's method and its tests)
 are fitted separately, each fold's slices and spectra made once for all its fits
 (:func:`separate_fit_scores`), unless the estimator claims the whole grid with
 ``supports_grid_path(grid)``: then its ``grid_path_scores`` fits each fold's grid as a path
-(IndefiniteSVM's warm-started APG along C).
+(IndefiniteSVM's warm-started APG along C, DANK's warm-started ascent along C).
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
             if path is not None:
                 fold_scores = path.lambda_path_scores(K, y, folds, grid["lam"])
             elif grid_estimator is not None:
-                fold_scores = grid_estimator.grid_path_scores(K, y, folds, candidates)
+                fold_scores = grid_estimator.grid_path_scores(K, y, folds, candidates, X)
             else:
                 fold_scores = separate_fit_scores(make_estimator, candidates, K, y, folds, X, spectrum_of)
         n_warnings += len(caught)

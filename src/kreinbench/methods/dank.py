@@ -218,16 +218,23 @@ class DANK(KernelClassifierMixin):
         }
 
     # -- fitting ----------------------------------------------------------------------------
-    def fit(self, K, y, X):
-        """Fit on the train kernel ``K`` (n, n), labels ``y`` (two classes) and features ``X`` (n, d)."""
+    def fit(self, K, y, X, *, warm_start=None):
+        """Fit on the train kernel ``K`` (n, n), labels ``y`` (two classes) and features ``X`` (n, d).
+
+        ``warm_start`` (exact version only): dual variables (n,) to start the ascent from, projected
+        onto A first; None starts from α = 0 as Algorithm 1.  The maximum is the same.
+        """
         p = self._validated()
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         self.X_fit_ = check_features(X, K.shape[0], "X")
         if p["n_clusters"] is not None and p["n_clusters"] > K.shape[0]:
             raise KreinbenchError(f"parameter n_clusters={p['n_clusters']} exceeds the {K.shape[0]} training points")
         self.eta_ = resolve_eta(self.eta, p["C"], K, y_pm)
+        if warm_start is not None and (p["n_clusters"] is not None or np.shape(warm_start) != y_pm.shape):
+            raise KreinbenchError(f"warm_start must be dual variables of shape {y_pm.shape} of the exact version "
+                                  f"(n_clusters=None), got shape {np.shape(warm_start)} with n_clusters={p['n_clusters']}")
         if p["n_clusters"] is None:
-            self._fit_exact(K, y_pm, p)
+            self._fit_exact(K, y_pm, p, warm_start)
         else:
             self._fit_partitioned(K, y_pm, p)
         if not self.converged_:
@@ -235,10 +242,10 @@ class DANK(KernelClassifierMixin):
                           ConvergenceWarning, stacklevel=2)
         return self
 
-    def _fit_exact(self, K, y, p) -> None:
+    def _fit_exact(self, K, y, p, warm_start) -> None:
         sol = solve_dank(K, y, C=p["C"], eta=self.eta_, tau=p["tau"], fit_intercept=p["fit_intercept"],
                          solver=p["solver"], monotone=p["monotone"], projection=p["projection"],
-                         max_iter=p["max_iter"], tol=p["tol"], stopping=p["stopping"])
+                         max_iter=p["max_iter"], tol=p["tol"], stopping=p["stopping"], x0=warm_start)
         self.alpha_, self.intercept_, self.objective_ = sol.alpha, sol.intercept, sol.objective
         self.gap_ = sol.result.gap
         self._F = sol.F
@@ -267,6 +274,36 @@ class DANK(KernelClassifierMixin):
         self.history_ = merged_history(solutions)
         self.n_iter_ = max(s.result.n_iter for s in solutions)
         self.converged_ = all(s.result.converged for s in solutions)
+
+    # -- cross-validation along C -----------------------------------------------------------
+    def supports_grid_path(self, grid: dict) -> bool:
+        """True when CV should call :meth:`grid_path_scores`: a grid of C alone for the exact version."""
+        return set(grid) == {"C"} and self.n_clusters is None
+
+    def grid_path_scores(self, K, y, folds, candidates: list[dict], X=None) -> np.ndarray:
+        """Validation accuracies (candidates × folds) of fits warm-started along C, as separate fits would give.
+
+        Per fold, the candidates run by C ascending, each fit started from the previous solution
+        scaled by C/C_prev.  The scaled α stays in A (yᵀα = 0 and 0 ≤ α ≤ C are invariant under
+        the scaling) and is exact for the coordinates at the bound, which most are at small C.
+        On ijcnn1 (400 points, 11 C) it cuts the FISTA iterations of a fold about 3-fold and its
+        time about 5-fold against cold starts; unscaled α, also feasible, saves only a quarter.
+        The start changes the iterations, not the maximum of the concave h, so the scores are
+        those of cold-started fits up to the solver tolerance (tested).
+        """
+        params = self.get_params()
+        order = sorted(range(len(candidates)), key=lambda i: candidates[i]["C"])
+        scores = np.empty((len(candidates), len(folds)))
+        for j, (tr, va) in enumerate(folds):
+            K_tr, K_va = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
+            previous = None
+            for i in order:
+                est = DANK(**{**params, **candidates[i]})
+                start = None if previous is None else previous.alpha_ * (est.C / previous.C)
+                est.fit(K_tr, y[tr], X[tr], warm_start=start)
+                scores[i, j] = est.score(K_va, y[va], X[va])
+                previous = est
+        return scores
 
     @property
     def F_(self) -> np.ndarray:

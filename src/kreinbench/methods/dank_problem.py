@@ -73,8 +73,11 @@ class DankSolution:
 
 
 def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection, max_iter, tol, stopping,
-               name="DANK") -> DankSolution:
+               x0=None, name="DANK") -> DankSolution:
     """Maximize h over A = {yᵀα = 0, 0 ≤ α ≤ C} (or over the box when ``fit_intercept`` is False).
+
+    The ascent starts at α⁽⁰⁾ = 0, or at the projection of ``x0`` onto A (a warm start: it changes
+    the iterations, not the maximum of the concave h).
 
     ``stopping`` is the solvers' ``rule`` (:mod:`kreinbench.methods.dank_solver`): "gap" stops on
     the relative Wolfe gap G(α)/|h(α)| ≤ ``tol`` (:mod:`kreinbench.methods.dual_gap`), "step" on
@@ -84,15 +87,16 @@ def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection
     z = y if fit_intercept else None
     evaluate = dank_evaluate(K, y, eta, tau)
     project = make_projection(projection, z, C)
+    start = np.zeros(n) if x0 is None else project(np.asarray(x0, dtype=float))
     common = dict(max_iter=max_iter, tol=tol, rule=stopping, gap=make_gap(z, C), name=name)
     if solver == "nesterov":
         L = nesterov_lipschitz(K, C, eta)
-        res = nesterov_ascent(evaluate, project, np.zeros(n), lipschitz=L, monotone=monotone, **common)
+        res = nesterov_ascent(evaluate, project, start, lipschitz=L, monotone=monotone, **common)
     elif solver == "fista":
         L = nesterov_lipschitz(K, C, eta)  # the cap of the backtracked L
-        res = backtracking_ascent(evaluate, project, np.zeros(n), lipschitz=L, **common)
+        res = backtracking_ascent(evaluate, project, start, lipschitz=L, **common)
     else:
         L = pg_lipschitz(K, C, eta, tau)
-        res = projected_gradient_ascent(evaluate, project, np.zeros(n), lipschitz=L, **common)
+        res = projected_gradient_ascent(evaluate, project, start, lipschitz=L, **common)
     b = kkt_intercept(res.evaluation.grad, y, res.x, C) if fit_intercept else 0.0
     return DankSolution(res.x, res.evaluation.state, b, res.evaluation.value, res, L)

@@ -329,8 +329,11 @@ class IndefiniteSVM(KernelClassifierMixin):
         cv_solver = check_choice("cv_solver", self.solver if self.cv_solver is None else self.cv_solver, SOLVERS)
         return cv_solver == "apg" and bool(grid) and set(grid) <= {"C", "rho"}
 
-    def grid_path_scores(self, K, y, folds, candidates: list[dict]) -> np.ndarray:
+    def grid_path_scores(self, K, y, folds, candidates: list[dict], X=None) -> np.ndarray:
         """Validation accuracies (candidates × folds) of APG fits on slices of ``K``, as separate fits would give.
+
+        ``X`` is unused (the kernel is all IndefiniteSVM needs); it is in the signature every
+        grid-path estimator shares with :func:`kreinbench.selection.cross_validate`.
 
         Per fold, K₀'s spectrum is computed once (:func:`kreinbench.spectrum.compute_spectrum`,
         as for separate fits) and the candidates run by ρ, then C ascending, each fit started from
