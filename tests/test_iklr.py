@@ -392,15 +392,16 @@ def test_extreme_margins_do_not_overflow():
     assert est.predict(K).tolist() == [1.0, -1.0]
 
 
-@pytest.mark.parametrize("kernel,split", [("psd", "eigen"), ("tl1", "eigen"), ("tl1", "shift")])
-def test_lambda_cv_with_shared_spectral_step_reproduces_plain_cv(tl1_monk2, rbf_heart, kernel, split):
+@pytest.mark.parametrize("kernel,split,solver", [("psd", "eigen", "ccicp-gd"), ("tl1", "eigen", "ccicp-gd"),
+                                                 ("tl1", "shift", "ccicp-gd"), ("tl1", "eigen", "ccicp-sgd")])
+def test_lambda_cv_with_shared_spectral_step_reproduces_plain_cv(tl1_monk2, rbf_heart, kernel, split, solver):
     K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
     lams = [0.01, 0.1, 1.0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
-        fast = cross_validate_lambda(K, y, lams, n_folds=3, seed=5, split=split)
-    plain = cross_validate(lambda params: IKLR(split=split, **params), {"k": K}, y, {"lam": lams}, n_folds=3, seed=5,
-                           paths=False)
+        fast = cross_validate_lambda(K, y, lams, n_folds=3, seed=5, split=split, solver=solver, random_state=4)
+    plain = cross_validate(lambda params: IKLR(split=split, solver=solver, random_state=4, **params), {"k": K}, y,
+                           {"lam": lams}, n_folds=3, seed=5, paths=False)
     np.testing.assert_array_equal(fast["cv_accuracy"], [row["cv_accuracy"] for row in plain.scores])
     assert fast["best_lam"] == plain.best_params["lam"]
 
@@ -428,10 +429,13 @@ def test_lockstep_lambda_path_gives_the_separate_fits(tl1_monk2, rbf_heart, kern
         assert (batched.n_iter_, batched.diverged_, batched.n_matvecs_) == (one.n_iter_, one.diverged_, one.n_matvecs_)
 
 
-@pytest.mark.parametrize("kernel,split", [("tl1", "eigen"), ("tl1", "shift"), ("psd", "eigen"), ("one_negative", "eigen")])
-def test_folds_in_one_lock_step_give_each_folds_separate_fits(tl1_monk2, rbf_heart, kernel, split):
+@pytest.mark.parametrize("kernel,split,solver", [("tl1", "eigen", "ccicp-gd"), ("tl1", "shift", "ccicp-gd"),
+                                                 ("psd", "eigen", "ccicp-gd"), ("one_negative", "eigen", "ccicp-gd"),
+                                                 ("tl1", "eigen", "ccicp-sgd"), ("one_negative", "eigen", "ccicp-sgd-i")])
+def test_folds_in_one_lock_step_give_each_folds_separate_fits(tl1_monk2, rbf_heart, kernel, split, solver):
     """Every fold's λ grid embedded in K's rows and fitted in one lock step: each column is the
-    separate fit on the fold's kernel slice (its own spectral step, τ, K₋ and start)."""
+    separate fit on the fold's kernel slice (its own spectral step, τ, K₋, start and, for SGD,
+    random stream)."""
     K, y = kernel_case(kernel, tl1_monk2, rbf_heart)
     lams = [0.1, 1.0]  # not smaller: see test_lockstep_lambda_path_gives_the_separate_fits
     fits, separate = [], []
@@ -440,9 +444,10 @@ def test_folds_in_one_lock_step_give_each_folds_separate_fits(tl1_monk2, rbf_hea
         warnings.simplefilter("ignore", ConvergenceWarning)
         for tr, _ in stratified_folds(np.asarray(y), 3, 0):
             K_tr, y_pm, _ = check_train_kernel(K[np.ix_(tr, tr)], y[tr])
-            ests = [IKLR(lam=lam, split=split, init="uniform", random_state=1) for lam in lams]
+            ests = [IKLR(lam=lam, split=split, solver=solver, init="uniform", random_state=1) for lam in lams]
             fits.append(_LockstepFits.prepared(ests, K_tr, y_pm, IKLR._spectral_step(K_tr, split, None), rows=tr))
-            separate.append([IKLR(lam=lam, split=split, init="uniform", random_state=1).fit(K_tr, y[tr]) for lam in lams])
+            separate.append([IKLR(lam=lam, split=split, solver=solver, init="uniform", random_state=1).fit(K_tr, y[tr])
+                             for lam in lams])
         _fit_lockstep(K, fits)
     assert any(fit.rows.size < K.shape[0] for fit in fits)
     for fit, ones in zip(fits, separate):

@@ -452,8 +452,9 @@ class IKLR(KernelLogisticMixin):
         certifies every fold kernel positive definite at once (a principal submatrix of a
         positive definite matrix is one), leaving each fold only its μ_max (Lanczos); otherwise
         each fold's partial spectrum is computed once and serves every λ (τ and K₋ do not depend
-        on λ).  For CCICP-GD the fits of all folds and λ run in one lock step
-        (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`): the same iterates, each fold's
+        on λ).  For CCICP-GD and CCICP-SGD the fits of all folds and λ run in one lock step
+        (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`, ``ccicp_sgd_lockstep``, each
+        fit drawing its samples from its own stream as alone): the same iterates, each fold's
         embedded in K's rows, so that the kernel products of a step are one matrix product with K
         and its Python work is done once (the folds are split into several lock steps only when
         their negative eigenvectors would take more than half of K's bytes and
@@ -478,7 +479,7 @@ class IKLR(KernelLogisticMixin):
 
         certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
         lap("certificate")
-        lockstep = p0["inner"] == "gd-printed"
+        lockstep = p0["inner"] in ("gd-printed", "sgd")
         fold_ests, waiting, held = [], [], 0  # lock-step fits not yet run; their K₋ eigenvectors' bytes
         for j, (tr, va) in enumerate(folds):
             K_tr = K[np.ix_(tr, tr)]
@@ -529,8 +530,8 @@ def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **para
 
 
 class _LockstepFits(NamedTuple):
-    """CCICP-GD fits that differ only in λ, on one kernel (K or a fold's principal submatrix),
-    ready for :func:`_fit_lockstep`."""
+    """CCICP-GD or CCICP-SGD fits that differ only in λ, on one kernel (K or a fold's principal
+    submatrix), ready for :func:`_fit_lockstep`."""
 
     ests: list
     params: list
@@ -539,14 +540,16 @@ class _LockstepFits(NamedTuple):
     kminus: Callable[[np.ndarray], np.ndarray]  # v ↦ K₋v of this kernel (τ, hence K₋, does not depend on λ)
     tau_only: bool  # K₋ = τI (no negative eigenpairs in the split)
     alpha0: np.ndarray
+    rngs: list  # per fit, its random stream after α⁽⁰⁾ was drawn (CCICP-SGD's samples)
 
     @classmethod
     def prepared(cls, ests: list, K, y_pm, spectral: SpectralData, *, rows) -> "_LockstepFits":
         params = [est._validated() for est in ests]
         for est, p in zip(ests, params):
             kminus = est._prepare(K, y_pm.size, spectral, p)
-        alpha0 = ests[0]._initial_alpha(y_pm.size, np.random.default_rng(ests[0].random_state))
-        return cls(ests, params, rows, y_pm, kminus, spectral.V_neg.shape[1] == 0, alpha0)
+        rngs = [np.random.default_rng(est.random_state) for est in ests]
+        alpha0 = [est._initial_alpha(y_pm.size, rng) for est, rng in zip(ests, rngs)][0]
+        return cls(ests, params, rows, y_pm, kminus, spectral.V_neg.shape[1] == 0, alpha0, rngs)
 
 
 def _fit_lockstep(K, fits: list) -> None:
@@ -566,12 +569,17 @@ def _fit_lockstep(K, fits: list) -> None:
     lams = np.array([fit.params[i]["lam"] for fit, i in columns])
     sizes = np.array([fit.y_pm.size for fit, _ in columns])
     radius = RUNAWAY_FACTOR / (lams * np.sqrt(sizes)) + np.linalg.norm(A0, axis=0)
-    caps = np.array([fit.params[i]["gd_step_cap"] for fit, i in columns])
     p = fits[0].params[0]
+    sgd = p["inner"] == "sgd"
+    caps = np.array([fit.params[i]["sgd_step_cap" if sgd else "gd_step_cap"] for fit, i in columns])
     # ε and η on the summed objective, as in IKLR._inner, for each column's number of rows.
-    out = iklr_inner.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps, A0=A0, radius=radius,
-                                       eta=sizes * p["eta"], rho=p["rho"], eps=p["eps"] / sizes,
-                                       max_outer=p["max_outer"], max_inner=p["max_inner"])
+    common = dict(A0=A0, radius=radius, eta=sizes * p["eta"], rho=p["rho"], eps=p["eps"] / sizes,
+                  max_outer=p["max_outer"], max_inner=p["max_inner"])
+    if sgd:
+        out = iklr_inner.ccicp_sgd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps,
+                                            rngs=[fit.rngs[i] for fit, i in columns], **common)
+    else:
+        out = iklr_inner.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps, **common)
     for c, (fit, i) in enumerate(columns):
         est = fit.ests[i]
         est.alpha_, est.intercept_ = out["alpha"][fit.rows, c], float(out["b"][c])
