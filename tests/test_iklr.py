@@ -552,3 +552,23 @@ def test_shift_split_reaches_stationary_points_of_the_eigen_splits_quality(tl1_d
         assert not est.diverged_ and relative_stationarity(est, K, y) <= 1e-4, split
     assert objective(fits["shift"], K, y) == pytest.approx(objective(fits["eigen"], K, y), rel=5e-2)
     assert abs(fits["shift"].score(K_test, y_test) - fits["eigen"].score(K_test, y_test)) <= 0.02
+
+
+@pytest.mark.parametrize("kernel", ["psd", "indefinite"])
+def test_newton_step_through_cholesky_solves_the_bordered_system(rbf_heart, kernel):
+    """KLR's Newton step by the Cholesky factor of D½KD½ + λI (with the LU fallback when that is
+    not positive definite) satisfies the bordered system it replaces, also where β(1−β) underflows."""
+    from kreinbench.methods import newton
+    K = rbf_heart[0]
+    n = K.shape[0]
+    rng = np.random.default_rng(3)
+    if kernel == "indefinite":
+        K = K - 2.0 * np.eye(n)  # D½KD½ + λI is then indefinite for these d and λ
+    d = rng.uniform(0.0, 0.25, n) / n
+    d[:4] = 0.0
+    r, c, lam = rng.normal(size=n), 0.7, 1e-4
+    d_alpha, d_b = newton.newton_step(K, d, lam, r, c)
+    np.testing.assert_allclose(d[:, None] * K @ d_alpha + lam * d_alpha + d * d_b, r, rtol=0, atol=1e-9 * np.abs(r).max())
+    assert d_alpha.sum() == pytest.approx(c, rel=1e-10)
+    lu_alpha, lu_b = newton._bordered_lu_step(K, d, lam, r, c)
+    np.testing.assert_allclose(d_alpha, lu_alpha, rtol=1e-8, atol=1e-10 * np.abs(lu_alpha).max())
