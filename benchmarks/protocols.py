@@ -1,0 +1,78 @@
+"""Where a whole run's time went: its wall time and the job seconds per rule and per fitted method.
+
+Usage: .venv/bin/python benchmarks/protocols.py --workdir DIR [--log DIR/run.log] [--name paper-dank]
+
+DIR is a checkout where a config ran whole (``snakemake --cores 2 --configfile … all_paper_targets``
+from an empty directory).  The wall time is the span of the Snakemake log's timestamps (``--log``,
+default the newest ``DIR/.snakemake/log/*.snakemake.log``); the job seconds are every job's
+``benchmark:`` file.  Prints two tables (per rule; per method of the ``fit`` rule, with its costliest
+dataset) as Markdown for the README and docs/protocol-speed.md, and writes them as CSV to
+``results/bench/protocol_<name>_{rules,methods}.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from kreinbench import pipeline_bench
+from kreinbench.atomic import write_csv_atomic
+
+
+def job_seconds(workdir: str | Path) -> pd.DataFrame:
+    """rule, dataset, method (fit jobs only; else empty) and seconds of every finished job."""
+    rows = []
+    for name, record in pipeline_bench.benchmark_records(workdir).items():
+        parts = name.split("/")
+        rule = parts[0]
+        dataset = parts[1] if len(parts) > 2 else ""
+        method = parts[2] if rule == "fit" and len(parts) > 3 else ""
+        rows.append({"rule": rule, "dataset": dataset, "method": method, "s": float(record["s"])})
+    return pd.DataFrame(rows)
+
+
+def by_rule(jobs: pd.DataFrame) -> pd.DataFrame:
+    table = jobs.groupby("rule").s.agg(jobs="count", job_s="sum", max_s="max").reset_index()
+    table["share"] = table.job_s / table.job_s.sum()
+    return table.sort_values("job_s", ascending=False, ignore_index=True)
+
+
+def by_method(jobs: pd.DataFrame) -> pd.DataFrame:
+    fits = jobs[jobs.rule == "fit"]
+    table = fits.groupby("method").s.agg(jobs="count", job_s="sum", max_s="max").reset_index()
+    worst = fits.groupby(["method", "dataset"]).s.sum().reset_index().sort_values("s").groupby("method").last()
+    table["costliest_dataset"] = table.method.map(worst.dataset)
+    table["its_job_s"] = table.method.map(worst.s)
+    table["share"] = table.job_s / jobs.s.sum()
+    return table.sort_values("job_s", ascending=False, ignore_index=True)
+
+
+def newest_log(workdir: Path) -> Path:
+    logs = sorted((workdir / ".snakemake" / "log").glob("*.snakemake.log"))
+    if not logs:
+        raise SystemExit(f"no Snakemake log under {workdir}/.snakemake/log: give --log")
+    return logs[-1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", required=True, type=Path)
+    parser.add_argument("--log", type=Path)
+    parser.add_argument("--name", default="run")
+    args = parser.parse_args()
+    jobs = job_seconds(args.workdir)
+    wall = pipeline_bench.log_wall_seconds(args.log or newest_log(args.workdir))
+    rules, methods = by_rule(jobs), by_method(jobs)
+    print(f"{args.name}: wall {wall / 60:.1f} min, {len(jobs)} jobs, {jobs.s.sum() / 3600:.2f} h of job time "
+          f"({jobs.s.sum() / wall:.2f} jobs running on average)\n")
+    print(rules.to_markdown(index=False, floatfmt=".2f"), "\n")
+    print(methods.to_markdown(index=False, floatfmt=".2f"))
+    out = Path("results/bench")
+    write_csv_atomic(out / f"protocol_{args.name}_rules.csv", rules)
+    write_csv_atomic(out / f"protocol_{args.name}_methods.csv", methods)
+
+
+if __name__ == "__main__":
+    main()
