@@ -491,7 +491,7 @@ def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):
     caps = np.array([p["gd_step_cap"] for p in params])
     out = iklr_inner.ccicp_gd_lockstep(K, np.repeat(y_pm[:, None], 2, axis=1), lambda V, cols: kminus(V), lams, caps,
                                        A0=np.zeros((y.size, 2)), radius=np.array([2.3, np.inf]),
-                                       eta=np.full(2, 0.02 * y.size), rho=0.8, eps=np.full(2, 1.0 / y.size),
+                                       eta=np.full(2, 0.02 * y.size), rho=np.full(2, 0.8), eps=np.full(2, 1.0 / y.size),
                                        max_outer=20, max_inner=10000)
     assert out["diverged"].tolist() == [True, False] and 1 < out["n_iter"][0] < 20 == out["n_iter"][1]
     # The frozen column is the separate fit stopped after as many outer iterations.
@@ -572,3 +572,37 @@ def test_newton_step_through_cholesky_solves_the_bordered_system(rbf_heart, kern
     assert d_alpha.sum() == pytest.approx(c, rel=1e-10)
     lu_alpha, lu_b = newton._bordered_lu_step(K, d, lam, r, c)
     np.testing.assert_allclose(d_alpha, lu_alpha, rtol=1e-8, atol=1e-10 * np.abs(lu_alpha).max())
+
+
+@pytest.mark.parametrize("solver,variants", [
+    ("ccicp-gd", [{}, {"eps": 0.1}, {"eps": 5.0}, {"init": "ones"}, {"init": "uniform"}]),
+    ("ccicp-sgd", [{}, {"init": "minus_ones"}, {"init": "uniform", "random_state": 9}]),
+])
+def test_grouped_cv_gives_each_methods_own_cv(tl1_monk2, solver, variants):
+    """Several methods' λ paths (Fig. 2's ε, Table VI's α⁽⁰⁾) in one lock step: each method's
+    fold scores are those of its own CV, and each fit its separate fit."""
+    from kreinbench.methods.iklr import grouped_lambda_path_scores
+    K, _, y, _ = tl1_monk2
+    lams = [0.1, 1.0, 30.0]  # λ ≥ 0.1: see test_lockstep_lambda_path_gives_the_separate_fits
+    folds = stratified_folds(np.asarray(y), 3, 2)
+    variants = [{"random_state": 4, **v} for v in variants]
+    prototypes = [IKLR(solver=solver, **v) for v in variants]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        grouped = grouped_lambda_path_scores(prototypes, K, y, folds, lams)
+        alone = [proto.lambda_path_scores(K, y, folds, lams) for proto in prototypes]
+        plain = [cross_validate(lambda params, v=v: IKLR(solver=solver, **v, **params), {"k": K}, y,
+                                {"lam": lams}, n_folds=3, seed=2, paths=False) for v in variants]
+    for table, own, separate in zip(grouped, alone, plain):
+        np.testing.assert_array_equal(table, own)
+        np.testing.assert_array_equal(table.mean(axis=1), [row["cv_accuracy"] for row in separate.scores])
+    assert len({tuple(t.ravel()) for t in grouped}) > 1  # the variants differ: not one fit copied
+
+
+def test_grouped_cv_refuses_methods_that_cannot_share_a_lock_step(tl1_monk2):
+    from kreinbench.methods.iklr import grouped_lambda_path_scores
+    K, _, y, _ = tl1_monk2
+    folds = stratified_folds(np.asarray(y), 3, 2)
+    for other in (IKLR(solver="ccicp-sgd"), IKLR(split="shift"), IKLR(solver="cccp-gd"), IKLR(max_outer=5)):
+        with pytest.raises(KreinbenchError, match="share a CV must share split, inner solver"):
+            grouped_lambda_path_scores([IKLR(), other], K, y, folds, [1.0])

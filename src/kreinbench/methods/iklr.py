@@ -445,72 +445,100 @@ class IKLR(KernelLogisticMixin):
     # -- cross-validation -------------------------------------------------------------------
     def lambda_path_scores(self, K, y, folds, lams, *, seconds: dict | None = None) -> np.ndarray:
         """Validation accuracies (n_lams × n_folds) of this estimator with each λ of ``lams`` on
-        each (train, validation) index pair of ``folds``, fitted on slices of ``K``.
+        each (train, validation) index pair of ``folds``, fitted on slices of ``K``: the scores of
+        the separate fits (:func:`kreinbench.selection.cross_validate` with ``paths=False``), by
+        :func:`grouped_lambda_path_scores` (shared spectral step, lock step)."""
+        return grouped_lambda_path_scores([self], K, y, folds, lams, seconds=seconds)[0]
 
-        The scores of the separate fits (:func:`kreinbench.selection.cross_validate` with
-        ``paths=False``), but the spectral step is shared: one Cholesky factorization of K
-        certifies every fold kernel positive definite at once (a principal submatrix of a
-        positive definite matrix is one), leaving each fold only its μ_max (Lanczos); otherwise
-        each fold's partial spectrum is computed once and serves every λ (τ and K₋ do not depend
-        on λ).  For CCICP-GD and CCICP-SGD the fits of all folds and λ run in one lock step
-        (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`, ``ccicp_sgd_lockstep``, each
-        fit drawing its samples from its own stream as alone): the same iterates, each fold's
-        embedded in K's rows, so that the kernel products of a step are one matrix product with K
-        and its Python work is done once (the folds are split into several lock steps only when
-        their negative eigenvectors would take more than half of K's bytes and
-        ``LOCKSTEP_HELD_FLOOR``).  Warm starts in λ are not used: CCICP-GD runs its k_max outer
-        iterations whatever the start, and its printed steps restart at η each time, so a warm
-        start would change the fit, not its cost.  ``seconds``, when given,
-        receives the wall time of each part (``certificate``, ``slices``, ``spectral``, ``fits``,
-        ``scoring``).
-        """
-        p0 = self._validated()
-        K, _, _ = check_train_kernel(K, y)
-        y = np.asarray(y)
-        seconds = {} if seconds is None else seconds
-        seconds.update(dict.fromkeys(("certificate", "slices", "spectral", "fits", "scoring"), 0.0))
-        clock = time.perf_counter()
+    def groups_lambda_paths_with(self, other) -> bool:
+        """Whether ``other``'s λ path can share this one's CV (:func:`grouped_lambda_path_scores`):
+        an IKLR on the same spectral split whose fits run in the same kind of lock step."""
+        if not isinstance(other, IKLR):
+            return False
+        p, q = self._validated(), other._validated()
+        return (p["split"] == q["split"] and p["inner"] == q["inner"] in LOCKSTEP_INNER
+                and (p["max_outer"], p["max_inner"]) == (q["max_outer"], q["max_inner"]))
 
-        def lap(part):
-            nonlocal clock
-            now = time.perf_counter()
-            seconds[part] += now - clock
-            clock = now
 
-        certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
-        lap("certificate")
-        lockstep = p0["inner"] in ("gd-printed", "sgd")
-        fold_ests, waiting, held = [], [], 0  # lock-step fits not yet run; their K₋ eigenvectors' bytes
-        for j, (tr, va) in enumerate(folds):
-            K_tr = K[np.ix_(tr, tr)]
-            K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
-            lap("slices")
-            spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)
-            lap("spectral")
-            ests = [IKLR(**{**self.get_params(), "lam": lam}) for lam in lams]
+# Inner solvers whose CV fits run in lock step (one matrix product per step for all fits).
+LOCKSTEP_INNER = ("gd-printed", "sgd")
+
+
+def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: dict | None = None) -> list:
+    """For each IKLR of ``prototypes`` (they differ in anything but λ), its validation accuracies
+    (n_lams × n_folds) with each λ of ``lams`` on each (train, validation) pair of ``folds``.
+
+    The scores of the separate fits (:func:`kreinbench.selection.cross_validate` with
+    ``paths=False``), but the spectral step is shared: one Cholesky factorization of K certifies
+    every fold kernel positive definite at once (a principal submatrix of a positive definite
+    matrix is one), leaving each fold only its μ_max (Lanczos); otherwise each fold's partial
+    spectrum is computed once and serves every λ and every prototype (τ and K₋ depend on neither;
+    the prototypes must share ``split``).  For CCICP-GD and CCICP-SGD the fits of all folds, λ and
+    prototypes run in one lock step (:func:`kreinbench.methods.iklr_inner.ccicp_gd_lockstep`,
+    ``ccicp_sgd_lockstep``, each fit drawing its samples from its own stream as alone): the same
+    iterates, each fold's embedded in K's rows, so that the kernel products of a step are one
+    matrix product with K (the wider, the cheaper per fit: on 2000 rows 0.87 ms per column at 35
+    columns, 0.42 ms at 350) and its Python work is done once.  The folds are split into several
+    lock steps only when their negative eigenvectors would take more than half of K's bytes and
+    ``LOCKSTEP_HELD_FLOOR``.  Warm starts in λ are not used: CCICP-GD runs its k_max outer
+    iterations whatever the start, and its printed steps restart at η each time, so a warm start
+    would change the fit, not its cost.  ``seconds``, when given, receives the wall time of each
+    part (``certificate``, ``slices``, ``spectral``, ``fits``, ``scoring``).
+    """
+    first = prototypes[0]
+    p0 = first._validated()
+    if not all(first.groups_lambda_paths_with(other) for other in prototypes[1:]):
+        raise KreinbenchError("IKLR fits that share a CV must share split, inner solver (CCICP-GD or CCICP-SGD), "
+                              "max_outer and max_inner")
+    K, _, _ = check_train_kernel(K, y)
+    y = np.asarray(y)
+    seconds = {} if seconds is None else seconds
+    seconds.update(dict.fromkeys(("certificate", "slices", "spectral", "fits", "scoring"), 0.0))
+    clock = time.perf_counter()
+
+    def lap(part):
+        nonlocal clock
+        now = time.perf_counter()
+        seconds[part] += now - clock
+        clock = now
+
+    certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
+    lap("certificate")
+    lockstep = p0["inner"] in LOCKSTEP_INNER
+    fold_ests, waiting, held = [], [], 0  # lock-step fits not yet run; their K₋ eigenvectors' bytes
+    for j, (tr, va) in enumerate(folds):
+        K_tr = K[np.ix_(tr, tr)]
+        K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
+        lap("slices")
+        spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)
+        lap("spectral")
+        per_prototype = [[IKLR(**{**proto.get_params(), "lam": lam}) for lam in lams] for proto in prototypes]
+        for ests in per_prototype:
             for est in ests:
                 est.classes_ = fold_classes
-            fold_ests.append(ests)
-            if lockstep:
-                waiting.append(_LockstepFits.prepared(ests, K_tr, y_tr, spectral, rows=tr))
-                held += spectral.V_neg.nbytes
-                # All folds in one lock step, unless their eigenvectors would outgrow half of K
-                # (the memory target is 3× the kernel's bytes) and the floor.
-                if j == len(folds) - 1 or held > max(K.nbytes // 2, LOCKSTEP_HELD_FLOOR):
-                    del K_tr, spectral
-                    _fit_lockstep(K, waiting)
-                    waiting, held = [], 0
-            else:
+        fold_ests.append(per_prototype)
+        if lockstep:
+            waiting += [_LockstepFits.prepared(ests, K_tr, y_tr, spectral, rows=tr) for ests in per_prototype]
+            held += spectral.V_neg.nbytes
+            # All folds in one lock step, unless their eigenvectors would outgrow half of K
+            # (the memory target is 3× the kernel's bytes) and the floor.
+            if j == len(folds) - 1 or held > max(K.nbytes // 2, LOCKSTEP_HELD_FLOOR):
+                del K_tr, spectral
+                _fit_lockstep(K, waiting)
+                waiting, held = [], 0
+        else:
+            for ests in per_prototype:
                 for est in ests:
                     est._fit(K_tr, y_tr, spectral, est._validated())
-            lap("fits")
-        scores = np.empty((len(lams), len(folds)))
-        for j, ((tr, va), ests) in enumerate(zip(folds, fold_ests)):
-            K_va = K[np.ix_(va, tr)]
+        lap("fits")
+    scores = [np.empty((len(lams), len(folds))) for _ in prototypes]
+    for j, ((tr, va), per_prototype) in enumerate(zip(folds, fold_ests)):
+        K_va = K[np.ix_(va, tr)]
+        for table, ests in zip(scores, per_prototype):
             for i, est in enumerate(ests):
-                scores[i, j] = est.score(K_va, y[va])
-        lap("scoring")
-        return scores
+                table[i, j] = est.score(K_va, y[va])
+    lap("scoring")
+    return scores
 
 
 def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **params) -> dict:
@@ -569,11 +597,17 @@ def _fit_lockstep(K, fits: list) -> None:
     lams = np.array([fit.params[i]["lam"] for fit, i in columns])
     sizes = np.array([fit.y_pm.size for fit, _ in columns])
     radius = RUNAWAY_FACTOR / (lams * np.sqrt(sizes)) + np.linalg.norm(A0, axis=0)
-    p = fits[0].params[0]
+    params = [fit.params[i] for fit, i in columns]
+    p = params[0]
+    shared = {(q["inner"], q["max_outer"], q["max_inner"]) for q in params}
+    if len(shared) > 1:
+        raise KreinbenchError(f"IKLR fits in one lock step must share the inner solver, max_outer and max_inner; "
+                              f"got (inner, max_outer, max_inner) in {sorted(shared)}")
     sgd = p["inner"] == "sgd"
-    caps = np.array([fit.params[i]["sgd_step_cap" if sgd else "gd_step_cap"] for fit, i in columns])
+    caps = np.array([q["sgd_step_cap" if sgd else "gd_step_cap"] for q in params])
     # ε and η on the summed objective, as in IKLR._inner, for each column's number of rows.
-    common = dict(A0=A0, radius=radius, eta=sizes * p["eta"], rho=p["rho"], eps=p["eps"] / sizes,
+    common = dict(A0=A0, radius=radius, eta=sizes * np.array([q["eta"] for q in params]),
+                  rho=np.array([q["rho"] for q in params]), eps=np.array([q["eps"] for q in params]) / sizes,
                   max_outer=p["max_outer"], max_inner=p["max_inner"])
     if sgd:
         out = iklr_inner.ccicp_sgd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps,

@@ -252,8 +252,9 @@ def columns_objective(c, weight, Y, A, B, KA, KmA, lams, linear, const) -> np.nd
 def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, eps, max_outer, max_inner):
     """CCICP-GD (:func:`gd_printed` in TNNLS Algorithm 1) for several fits on one kernel, in lock step.
 
-    Column i is a fit with λ = ``lams[i]``, step cap ``step_caps[i]``, initial step ``eta[i]``
-    and inner tolerance ``eps[i]`` (arrays: each on its fit's objective scale) on the rows where
+    Column i is a fit with λ = ``lams[i]``, step cap ``step_caps[i]``, initial step ``eta[i]``,
+    decay ``rho[i]`` and inner tolerance ``eps[i]`` (arrays: each on its fit's objective scale;
+    the columns may be fits of different methods, e.g. Fig. 2's values of ε) on the rows where
     ``Y[:, i]`` (n × m) is nonzero, ±1 there: on all of K (a λ grid), or on a principal
     submatrix of it (a CV fold's train kernel, embedded: its α is zero off those rows, so K's
     products restricted to them are the fold kernel's).  ``A0`` (n × m) holds the starting α,
@@ -327,7 +328,7 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
             c, G, gb = c[moving], G[:, moving], gb[moving]
             if c.size == 0:
                 break
-            s = np.minimum(eta[c] * rho ** t[c], step_caps[c])
+            s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
             KG = K @ G
             matvecs[c] += 1
             A[:, c] -= s * G
@@ -352,7 +353,7 @@ def ccicp_sgd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, e
     """CCICP-SGD (:func:`sgd`) for several fits on one kernel, in lock step (as :func:`ccicp_gd_lockstep`).
 
     Column i is a separate fit of :func:`sgd`'s outer loop with λ = ``lams[i]``, step cap
-    ``step_caps[i]``, initial step ``eta[i]``, inner tolerance ``eps[i]`` and its own random
+    ``step_caps[i]``, initial step ``eta[i]``, decay ``rho[i]``, inner tolerance ``eps[i]`` and its own random
     stream ``rngs[i]`` (a fit's generator after its α⁽⁰⁾ was drawn), on the rows where ``Y[:, i]``
     is nonzero.  Each separate step costs a matrix-vector product K·α, which reads the whole
     kernel for one column; here the columns stepping together share one matrix product, which
@@ -417,7 +418,7 @@ def ccicp_sgd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, e
             y_r = Y[r, c]
             w = y_r * expit(-y_r * (KA[r, c] + B[c]))
             G = on_rows(-w * K[:, r] + lams[c] * (KA[:, c] + KmA[:, c]) - linear[:, c], c)
-            s = np.minimum(eta[c] * rho ** t[c], step_caps[c])
+            s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
             A[:, c] -= s * G
             B[c] += s * w
             KA[:, c] = K @ A[:, c]
