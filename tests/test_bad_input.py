@@ -69,7 +69,8 @@ def spectrum_job(kernel_path: Path, out_dir: Path, instance="tl1"):
 def fit_job(files, kernel_path: Path, out_dir: Path, estimator="KLR", instance="tl1"):
     return SimpleNamespace(
         wildcards=SimpleNamespace(dataset="monk-2", method="m", rep="1"),
-        params=SimpleNamespace(method={"estimator": estimator, "kernel": "tl1", "grid": {"lam": [1.0]}}, cv_folds=2),
+        params=SimpleNamespace(method={"estimator": estimator, "kernel": "tl1", "grid": {"lam": [1.0]}}, cv_folds=2,
+                              cv_members={}),
         input=SimpleNamespace(split=str(files.split), kernels=[str(kernel_path)], spectra=[]),
         output=SimpleNamespace(record=str(out_dir / "rep1.json")))
 

@@ -131,6 +131,7 @@ def check_config(config: dict) -> None:
             if dataset not in config["datasets"]:
                 raise KreinbenchError(f"config methods.{name}.datasets: {dataset!r} is not in datasets")
         check_tuned_by(config, name)
+        check_cv_with(config, name)
         # Instantiating validates the parameter names early (a typo fails here, not in job 57).
         try:
             estimator_class(spec["estimator"], f"config methods.{name}.estimator")(**spec.get("params", {}))
@@ -169,6 +170,44 @@ def check_tuned_by(config: dict, name: str) -> None:
         raise KreinbenchError(f"{where}: {other!r} is not fitted on {', '.join(missing)}")
 
 
+def check_cv_with(config: dict, name: str) -> None:
+    """``methods.<name>.cv_with: <leader>`` runs this method's CV in the leader's fit job, in one
+    lock step (:func:`kreinbench.methods.iklr.grouped_lambda_path_scores`), so both must be
+    estimators that can share it, on the same kernel and grid, and the leader must be fitted on
+    every dataset of this one and run its CV itself."""
+    spec = config["methods"][name]
+    leader = spec.get("cv_with")
+    if leader is None:
+        return
+    where = f"config methods.{name}.cv_with"
+    if leader not in config["methods"] or leader == name:
+        raise KreinbenchError(f"{where}: {leader!r} is not another method of the config")
+    other = config["methods"][leader]
+    if "cv_with" in other or "tuned_by" in other or "tuned_by" in spec:
+        raise KreinbenchError(f"{where}: the CV is shared only between methods that run their own (no tuned_by), "
+                              f"led by one that is not itself cv_with another")
+    for key in ("kernel", "grid"):
+        if other.get(key) != spec.get(key):
+            raise KreinbenchError(f"{where}: {leader!r} has {key} {other.get(key)!r}, {name!r} has "
+                                  f"{spec.get(key)!r}; a shared CV needs the same")
+    mine, theirs = (estimator_class(s["estimator"], f"config methods.{n}.estimator")(**s.get("params", {}))
+                    for n, s in ((name, spec), (leader, other)))
+    if not (hasattr(theirs, "groups_lambda_paths_with") and theirs.groups_lambda_paths_with(mine)
+            and set(spec.get("grid", {})) == {"lam"}):
+        raise KreinbenchError(f"{where}: {name!r} cannot share {leader!r}'s CV: it needs IKLR methods with a λ grid, "
+                              "the same split and the same lock-step solver (CCICP-GD or CCICP-SGD)")
+    missing = [d for d in method_datasets(config, name) if d not in method_datasets(config, leader)]
+    if missing:
+        raise KreinbenchError(f"{where}: {leader!r} is not fitted on {', '.join(missing)}")
+
+
+def cv_members(config: dict, method: str, dataset: str) -> dict[str, dict]:
+    """The methods whose CV on ``dataset`` runs in ``method``'s fit job (their ``cv_with``), by
+    name, with their :func:`fit_params`."""
+    return {name: fit_params(config, name) for name, spec in config["methods"].items()
+            if spec.get("cv_with") == method and dataset in method_datasets(config, name)}
+
+
 def split_path(dataset: str, rep: int) -> str:
     return f"data/splits/{dataset}/rep{rep}.h5"
 
@@ -200,6 +239,10 @@ def fit_inputs(config: dict, dataset: str, method: str, rep: int) -> dict[str, A
     if tuned_by:
         # The other method's record names the kernel instance and parameters its CV chose.
         inputs["tuned_by"] = fit_path(dataset, tuned_by, rep)
+    cv_with = method_spec(config, method).get("cv_with")
+    if cv_with:
+        # The leader's record holds this method's CV.
+        inputs["cv_with"] = fit_path(dataset, cv_with, rep)
     return inputs
 
 

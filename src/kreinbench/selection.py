@@ -158,9 +158,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     candidates = param_grid(grid)
     path = lambda_path(make_estimator, grid) if paths else None
     grid_estimator = grid_path(make_estimator, candidates, grid) if paths and path is None else None
-    scores = []
-    best = None
-    n_warnings = 0
+    tally = _Tally()
     for instance, K in kernels.items():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -170,11 +168,45 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
                 fold_scores = grid_estimator.grid_path_scores(K, y, folds, candidates, X)
             else:
                 fold_scores = separate_fit_scores(make_estimator, candidates, K, y, folds, X, spectrum_of)
-        n_warnings += len(caught)
+        tally.add(instance, candidates, fold_scores, len(caught))
+    return tally.result()
+
+
+def cross_validate_group(prototypes: dict[str, Any], kernels: dict[str, np.ndarray], y: np.ndarray,
+                         lams: list, *, n_folds: int, seed: int) -> dict[str, SelectionResult]:
+    """The CV of several estimators over one λ grid, run together by their class's
+    ``grouped_lambda_path_scores`` (IKLR: one lock step for all): for each name of ``prototypes``
+    (estimators that differ in anything but λ), what :func:`cross_validate` would give it alone
+    (same folds, scores and choice).  ``n_warnings`` counts the warnings of the whole group's fits."""
+    folds = stratified_folds(y, n_folds, seed)
+    names = list(prototypes)
+    group_scores = type(prototypes[names[0]]).grouped_lambda_path_scores
+    candidates = param_grid({"lam": lams})
+    tallies = {name: _Tally() for name in names}
+    for instance, K in kernels.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tables = group_scores([prototypes[name] for name in names], K, y, folds, lams)
+        for name, table in zip(names, tables):
+            tallies[name].add(instance, candidates, table, len(caught))
+    return {name: tally.result() for name, tally in tallies.items()}
+
+
+class _Tally:
+    """Mean fold scores per (kernel instance, parameters) and the best so far (ties: the first)."""
+
+    def __init__(self):
+        self.scores, self.best, self.n_warnings = [], None, 0
+
+    def add(self, instance: str, candidates: list[dict], fold_scores, n_warnings: int) -> None:
+        self.n_warnings += n_warnings
         for params, accs in zip(candidates, fold_scores):
             mean = float(np.mean(accs))
-            scores.append({"kernel": instance, **params, "cv_accuracy": mean, "cv_std": float(np.std(accs))})
-            if best is None or mean > best[2]:
-                best = (instance, params, mean)
-    return SelectionResult(best_instance=best[0], best_params=best[1], best_score=best[2], scores=scores,
-                           n_warnings=n_warnings)
+            self.scores.append({"kernel": instance, **params, "cv_accuracy": mean, "cv_std": float(np.std(accs))})
+            if self.best is None or mean > self.best[2]:
+                self.best = (instance, params, mean)
+
+    def result(self) -> SelectionResult:
+        instance, params, score = self.best
+        return SelectionResult(best_instance=instance, best_params=params, best_score=score, scores=self.scores,
+                               n_warnings=self.n_warnings)

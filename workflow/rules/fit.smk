@@ -9,6 +9,7 @@ rule fit:
         "logs/benchmark/fit/{dataset}/{method}/rep{rep}.tsv",
     params:
         method=lambda wildcards: plan.fit_params(config, wildcards.method),
+        cv_members=lambda wildcards: plan.cv_members(config, wildcards.method, wildcards.dataset),
         cv_folds=config["cv_folds"],
     threads: job_resources.threads("fit")
     resources:

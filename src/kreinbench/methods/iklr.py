@@ -450,6 +450,11 @@ class IKLR(KernelLogisticMixin):
         :func:`grouped_lambda_path_scores` (shared spectral step, lock step)."""
         return grouped_lambda_path_scores([self], K, y, folds, lams, seconds=seconds)[0]
 
+    @staticmethod
+    def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams) -> list:
+        """:func:`grouped_lambda_path_scores` (the hook of :func:`kreinbench.selection.cross_validate_group`)."""
+        return grouped_lambda_path_scores(prototypes, K, y, folds, lams)
+
     def groups_lambda_paths_with(self, other) -> bool:
         """Whether ``other``'s λ path can share this one's CV (:func:`grouped_lambda_path_scores`):
         an IKLR on the same spectral split whose fits run in the same kind of lock step."""

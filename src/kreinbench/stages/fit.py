@@ -18,7 +18,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import block_rows
 from kreinbench.methods import estimator_class
 from kreinbench.plan import spectrum_kind
-from kreinbench.selection import SelectionResult, cross_validate
+from kreinbench.selection import SelectionResult, cross_validate, cross_validate_group
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,30 @@ def tuned_selection(record_path: str, dataset: str, rep: int, seed: int) -> Sele
     return SelectionResult(best_instance=record["kernel_instance"], best_params=record["params"], best_score=None)
 
 
+def shared_selection(record_path: str, method: str, dataset: str, rep: int, seed: int) -> SelectionResult:
+    """This method's CV as its leader's fit job ran it (config key ``cv_with``; the same folds,
+    scores and choice as a CV of its own)."""
+    record = json.loads(Path(record_path).read_text())
+    if record["dataset"] != dataset or record["rep"] != rep or record["split_seed"] != seed:
+        raise KreinbenchError(f"fit record {record_path!r} is of {record['dataset']!r} rep {record['rep']} "
+                              f"(split seed {record['split_seed']}), not of {dataset!r} rep {rep} (seed {seed})")
+    shared = record.get("cv_members", {}).get(method)
+    if shared is None:
+        raise KreinbenchError(f"fit record {record_path!r} holds no CV of method {method!r}: rerun its job "
+                              f"(snakemake --forcerun {record_path})")
+    return SelectionResult(**shared)
+
+
+def member_selections(snakemake, leader, kernels, y, seed: int) -> dict[str, SelectionResult]:
+    """The CV of the leader and of every method whose ``cv_with`` it is, in one lock step."""
+    prototypes = {snakemake.wildcards.method: leader}
+    for name, spec in snakemake.params.cv_members.items():
+        cls = estimator_class(spec["estimator"], f"config methods.{name}.estimator")
+        prototypes[name] = cls(**seeded(cls, dict(spec.get("params", {})), seed))
+    return cross_validate_group(prototypes, kernels, y, snakemake.params.method["grid"]["lam"],
+                                n_folds=snakemake.params.cv_folds, seed=seed)
+
+
 def fit(snakemake) -> None:
     dataset, method, rep = snakemake.wildcards.dataset, snakemake.wildcards.method, int(snakemake.wildcards.rep)
     spec = snakemake.params.method
@@ -84,7 +108,17 @@ def fit(snakemake) -> None:
         return estimator_cls(**fixed, **params)
 
     start = time.perf_counter()
-    if tuned is not None and not spec.get("grid"):
+    members = {}
+    if spec.get("cv_with"):
+        selection = shared_selection(snakemake.input.cv_with, method, dataset, rep, seed)
+        log.info("%s on %s rep %d: CV (run with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
+                 spec["cv_with"], selection.best_instance, selection.best_params, selection.best_score)
+    elif snakemake.params.cv_members:
+        members = member_selections(snakemake, make({}), kernels, split.y_train, seed)
+        selection = members.pop(method)
+        log.info("%s on %s rep %d: CV (with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
+                 ", ".join(members), selection.best_instance, selection.best_params, selection.best_score)
+    elif tuned is not None and not spec.get("grid"):
         selection = tuned
         log.info("%s on %s rep %d: %s's CV chose %s %s", method, dataset, rep, spec["tuned_by"],
                  selection.best_instance, selection.best_params)
@@ -146,6 +180,9 @@ def fit(snakemake) -> None:
         "accuracy": accuracy,
         "train_accuracy": train_accuracy,
         "tuned_by": spec.get("tuned_by"),
+        "cv_with": spec.get("cv_with"),
+        # The CV this job ran for the methods whose cv_with it is (read by their fit jobs).
+        "cv_members": {name: vars(result) for name, result in members.items()},
         "train_time": train_time,
         "test_time": test_time,
         "cv_time": cv_time,

@@ -1,0 +1,111 @@
+"""`cv_with`: several IKLR methods' CVs in their leader's fit job, the same as their own CVs."""
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from kreinbench import cache, plan
+from kreinbench.data.split import write_split
+from kreinbench.errors import KreinbenchError
+from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.methods import IKLR
+from kreinbench.stages import fit as fit_stage
+from kreinbench.stages import kernel as kernel_stage
+
+GRID = {"lam": [0.1, 1.0, 30.0]}
+LEADER = {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd"}, "grid": GRID}
+MEMBERS = {
+    "gd-eps0.1": {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd", "eps": 0.1}, "grid": GRID,
+                  "cv_with": "gd"},
+    "gd-uniform": {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd", "init": "uniform"},
+                   "grid": GRID, "cv_with": "gd"},
+}
+
+
+@pytest.fixture(scope="module")
+def files(load_split, tmp_path_factory):
+    root = tmp_path_factory.mktemp("cv_with")
+    split = load_split("monk-2")
+    split_path = root / "rep1.h5"
+    write_split(split, split_path, provenance={})
+    params = resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1])
+    K, K_test = kernel_matrices(params, split.X_train, split.X_test)
+    kernel = root / "tl1.h5"
+    cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": "x"})
+    spectrum = root / "spectra" / "tl1.h5"
+    kernel_stage.spectrum(SimpleNamespace(input=SimpleNamespace(kernel=str(kernel)),
+                                          output=SimpleNamespace(spectrum=str(spectrum)),
+                                          wildcards=SimpleNamespace(instance="tl1"),
+                                          params=SimpleNamespace(kind=plan.spectrum_kind(IKLR, {}), seed=1)))
+    return SimpleNamespace(root=root, split=split_path, kernel=kernel, spectrum=spectrum)
+
+
+def job(files, method, spec, members=None, leader_record=None):
+    inputs = SimpleNamespace(split=str(files.split), kernels=[str(files.kernel)], spectra=[str(files.spectrum)])
+    if leader_record is not None:
+        inputs.cv_with = str(leader_record)
+    return SimpleNamespace(wildcards=SimpleNamespace(dataset="monk-2", method=method, rep="1"),
+                           params=SimpleNamespace(method=spec, cv_folds=3, cv_members=members or {}),
+                           input=inputs, output=SimpleNamespace(record=str(files.root / method / "rep1.json")))
+
+
+def record(path) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+def test_members_get_the_cv_of_their_own_jobs(files):
+    """The leader's job runs every member's CV; each member's record then has the CV scores and
+    choice (and so the fit) that its own CV would have given."""
+    fit_stage.fit(job(files, "gd", LEADER, members=MEMBERS))
+    leader = record(files.root / "gd" / "rep1.json")
+    assert sorted(leader["cv_members"]) == sorted(MEMBERS)
+    alone = {}
+    for name, spec in MEMBERS.items():
+        fit_stage.fit(job(files, name, spec, leader_record=files.root / "gd" / "rep1.json"))
+        alone[name] = {k: v for k, v in spec.items() if k != "cv_with"}
+        fit_stage.fit(job(files, name + "-alone", alone[name]))
+        shared, own = record(files.root / name / "rep1.json"), record(files.root / (name + "-alone") / "rep1.json")
+        assert shared["cv_with"] == "gd" and shared["cv_scores"] == own["cv_scores"]
+        assert (shared["params"], shared["cv_accuracy"]) == (own["params"], own["cv_accuracy"])
+        assert shared["accuracy"] == own["accuracy"]
+        np.testing.assert_allclose(shared["history"][-1]["objective"], own["history"][-1]["objective"], rtol=1e-12)
+    # and the leader's own CV is what it runs alone
+    fit_stage.fit(job(files, "gd-alone", LEADER))
+    assert leader["cv_scores"] == record(files.root / "gd-alone" / "rep1.json")["cv_scores"]
+    assert leader["cv_members"]["gd-eps0.1"]["scores"] != leader["cv_scores"]
+
+
+def test_a_member_whose_leader_record_lacks_it_is_refused(files):
+    fit_stage.fit(job(files, "lonely", LEADER))
+    with pytest.raises(KreinbenchError, match="holds no CV of method 'gd-eps0.1'"):
+        fit_stage.fit(job(files, "gd-eps0.1", MEMBERS["gd-eps0.1"], leader_record=files.root / "lonely" / "rep1.json"))
+
+
+def config_with(**member_changes) -> dict:
+    member = {**MEMBERS["gd-eps0.1"], **member_changes}
+    return {"datasets": ["sonar"], "kernels": {"tl1": {"type": "tl1"}, "rbf": {"type": "rbf", "sigma": 1.0}},
+            "methods": {"gd": dict(LEADER), "m": member, "sgd": {**LEADER, "params": {"solver": "ccicp-sgd"}},
+                        "klr": {"estimator": "KLR", "kernel": "tl1", "grid": GRID}}}
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({"cv_with": "nobody"}, "'nobody' is not another method"),
+    ({"grid": {"lam": [1.0]}}, "has grid"),
+    ({"kernel": "rbf"}, "has kernel"),
+    ({"cv_with": "sgd"}, "cannot share 'sgd'"),
+    ({"cv_with": "klr"}, "cannot share 'klr'"),
+    ({"tuned_by": "klr"}, "no tuned_by"),
+])
+def test_bad_cv_with_is_named(changes, message):
+    with pytest.raises(KreinbenchError, match=rf"config methods\.m\.cv_with: .*{message}"):
+        plan.check_cv_with(config_with(**changes), "m")
+
+
+def test_members_read_their_leaders_record_and_the_leader_knows_them():
+    config = config_with()
+    assert plan.fit_inputs(config, "sonar", "m", 3)["cv_with"] == plan.fit_path("sonar", "gd", 3)
+    assert list(plan.cv_members(config, "gd", "sonar")) == ["m"]
+    assert plan.cv_members(config, "gd", "other") == {} and plan.cv_members(config, "m", "sonar") == {}
