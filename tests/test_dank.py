@@ -15,6 +15,7 @@ from kreinbench.methods import dank_adaptive
 from kreinbench.methods.dank_adaptive import AdaptiveMatrix, kernel_is_psd
 from kreinbench.methods.dual_gap import wolfe_gap
 from kreinbench.methods.dank_problem import dank_evaluate
+from kreinbench.methods.dank_solver import Evaluation, _model_step, make_projection
 from kreinbench.methods.neighbours import extension_indices, reciprocal_neighbours
 from reference import project_bisection, wolfe_gap_lp
 
@@ -106,8 +107,10 @@ def test_adaptive_matrix_is_the_exact_minimizer_of_H(blobs):
 @pytest.mark.parametrize("tau", [0.0, 0.01])
 def test_cheap_routes_give_the_eigh_result(eta, psd, tau, monkeypatch):
     """The routes around the full eigh agree with it: τ = 0 with K PSD (F = 11ᵀ + Γ), and for τ > 0
-    the rank-one power iteration (η = 10: Γ small, rank F = 1), Lanczos (η = 0.3: rank F of 2 or 3)
-    or, past its size limit, eigh (η = 0.1: rank F > 10)."""
+    the rank-one power iteration (η = 10: Γ small, rank F = 1), Lanczos (η = 0.3: rank F of 2 or 3;
+    M of size 91 runs it only with EIGH_MAX_SIZE lowered) or, past its rank limit, eigh (η = 0.1:
+    rank F > 10)."""
+    monkeypatch.setattr(dank_adaptive, "EIGH_MAX_SIZE", 0)
     rng = np.random.default_rng(5)
     n = 120
     X = rng.normal(size=(n, 3))
@@ -137,6 +140,7 @@ def test_cheap_routes_give_the_eigh_result(eta, psd, tau, monkeypatch):
 def test_lanczos_warm_start_from_the_previous_evaluation_gives_the_eigh_result(monkeypatch):
     """Consecutive evaluations on one support: the second Lanczos asks first for rank + 1 pairs,
     started from the previous eigenvectors, and still gives the dense F."""
+    monkeypatch.setattr(dank_adaptive, "EIGH_MAX_SIZE", 0)  # M of size 121 would take the eigh
     rng = np.random.default_rng(6)
     n, eta, tau = 120, 0.3, 0.01
     X = rng.normal(size=(n, 3))
@@ -167,6 +171,64 @@ def test_lanczos_warm_start_from_the_previous_evaluation_gives_the_eigh_result(m
     third = adaptive_matrix(v)  # the dense eigh takes over
     reference = dense_F(K, v, eta, tau)
     np.testing.assert_allclose(third.dense(), reference, atol=1e-12 * np.abs(reference).max())
+
+
+def near_identity(n, spread, seed=0, n_positive=8):
+    """ijcnn1 at σ = 1/32 in miniature (22 features in [0, 1], K nearly the identity): the positives
+    lie apart from all points, so their rows of K are those of I, their α are equal and
+    M = 11ᵀ + Γ repeats Γ_ii = α_i²/(4η) n_positive − 1 times; the negatives lie in a cube of side
+    ``spread``, weakly coupled (distinct α, so Lanczos does not break down on a tiny Krylov space)."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(n, 22))
+    X[n_positive:] = 0.5 + spread * rng.uniform(size=(n - n_positive, 22))
+    y = np.where(np.arange(n) < n_positive, 1, -1)
+    return X, y, gaussian(X, X, sigma=1 / 32)
+
+
+@pytest.mark.parametrize("n", [80, 240])
+def test_lanczos_route_finds_a_repeated_eigenvalue(n, monkeypatch):
+    """A Krylov space holds one vector of each eigenspace, so Lanczos alone found one copy of the
+    eigenvalue Γ_ii of the 8 positives repeated above τ/2 (rank F 2 of 9, F off by 2e-2); its check
+    sends such a case to the eigh, cold and warm-started."""
+    monkeypatch.setattr(dank_adaptive, "EIGH_MAX_SIZE", 0)
+    X, y, K = near_identity(n, spread=1.0)  # K ≈ I: the α below make the repeated eigenvalue
+    rng = np.random.default_rng(1)
+    alpha = rng.uniform(0.0, 0.3, n)
+    alpha[y > 0] = 1.0  # Γ_ii = 0.025 > τ/2 for the positives, < τ/2 for the rest
+    eta, tau = 10.0, 0.01
+    adaptive_matrix = dank_adaptive.adaptive_matrices(K, eta, tau)
+    for step in range(3):  # the first cold, then warm starts on the same support
+        v = y * alpha * np.where(y > 0, 1.0, 1.0 + 0.01 * step)
+        F, reference = adaptive_matrix(v), dense_F(K, v, eta, tau)
+        assert F.rank == np.sum(np.linalg.eigvalsh(reference) > 1e-9) == 9
+        np.testing.assert_allclose(F.dense(), reference, atol=1e-12 * np.abs(reference).max())
+
+
+@pytest.mark.parametrize("lanczos", [False, True])
+@pytest.mark.parametrize("spread", [0.035, 0.04])
+def test_near_identity_kernel_fits_are_monotone_and_certified(spread, lanczos, monkeypatch):
+    """The symptom of ijcnn1 at σ = 1/32 (h of the fista iterates down and up, the Wolfe gap stalled
+    for max_iter iterations): Lanczos missed copies of the repeated eigenvalue, so the oracle's h
+    exceeded min_F H (there by up to 0.96) by an amount that changed with the copies found.  Here
+    h dropped along the iterates, or (spread 0.04) the fits converged to a wrong F of rank 2 of 9.
+    Along a warm-started C path as in the CV, with the dense route (M of size 81) and with the
+    checked Lanczos route forced."""
+    if lanczos:
+        monkeypatch.setattr(dank_adaptive, "EIGH_MAX_SIZE", 0)
+    X, y, K = near_identity(80, spread)
+    y_pm, tau = y.astype(float), 0.01
+    previous = None
+    for C in (0.25, 0.5, 1.0):
+        start = None if previous is None else previous.alpha_ * (C / previous.C)
+        est = DANK(C=C, tau=tau).fit(K, y, X, warm_start=start)
+        objective = np.array([r["objective"] for r in est.history_])
+        assert np.all(np.diff(objective) >= -1e-12 * abs(objective[-1]))
+        assert est.converged_ and est.gap_ <= 1e-4
+        # h of the oracle is H at the exact minimizer over F
+        np.testing.assert_allclose(est.objective_, h_and_grad(est.alpha_, K, y_pm, est.eta_, tau)[0], rtol=1e-10)
+        reference = dense_F(K, y_pm * est.alpha_, est.eta_, tau)
+        assert est.rank_F_ == np.sum(np.linalg.eigvalsh(reference) > 1e-9)
+        previous = est
 
 
 def test_gradient_of_h_matches_finite_differences(blobs):
@@ -218,6 +280,32 @@ def test_backtracking_solver_is_monotone_and_needs_far_fewer_iterations(blobs, h
     assert np.all(np.diff(objective) >= -1e-12 * abs(h_star))
     assert fista.converged_ and fista.n_iter_ * 5 < paper.n_iter_
     assert abs(fista.objective_ - h_star) <= 1e-5 * abs(h_star)
+
+
+def test_backtracked_step_from_a_kkt_point_does_not_lower_h():
+    """A flat secant left L ~ 1e-9 (ijcnn1, σ = 1/32, a warm start), so the step ∇h/L ~ 1e9 reached
+    far beyond the feasible set, and projecting it back cost ~1e-7 of round-off: from a KKT point
+    with free coordinates, ∇hᵀd < 0 and h fell (by up to 1.3e-8 relative, in 8 of these 20
+    cases), yet on a nearly linear h the model test held.  The step must not lower h."""
+    n, C, mu, theta = 40, 10.0, 1e-9, 0.7
+    z = np.where(np.arange(n) % 3 == 0, 1.0, -1.0)
+    project = make_projection("exact", z, C)
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        free = rng.random(n) < 0.5
+        free[0] = True  # a free coordinate in each class (z_0 = +1, z_1 = −1)
+        free[1] = True
+        x_star = np.where(free, rng.uniform(0.1, 0.9, n), 0.0)
+        x_star[z > 0] *= x_star[z < 0].sum() / x_star[z > 0].sum()  # zᵀx* = 0, inside the box
+        grad_star = theta * z - np.where(free, 0.0, 0.5)  # the KKT conditions with multiplier θ
+
+        def evaluate(x):
+            d = x - x_star
+            return Evaluation(float(10.0 + grad_star @ d - 0.5 * mu * d @ d), grad_star - mu * d)
+
+        start = evaluate(x_star)
+        _, ev, _ = _model_step(evaluate, project, x_star, start, 2.0 * mu, 1.0, feasible=True)
+        assert ev.value >= start.value - 1e-12 * abs(start.value)
 
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])

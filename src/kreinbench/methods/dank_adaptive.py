@@ -26,8 +26,11 @@ kept.  Cheaper routes give the same F to round-off:
   trace tr Γ_SS ≥ λ₁(Γ_SS) is tried first, in O(s).  The top eigenpair of M ≈ ccᵀ is then found
   by power iteration from c (it converges by the factor λ₂/λ₁ ≈ ‖Γ‖/n per step: two or three
   matvecs).  In DANK's regime (η = ‖α_SVM‖², Γ small) F stays rank one for most evaluations.
-* Low rank: otherwise Lanczos (ARPACK, matvecs with M only) for the k largest eigenpairs, k
-  doubling until the k-th falls below τ/2; the dense eigh is left for large ranks and small M.
+* Low rank: otherwise, for M larger than :data:`EIGH_MAX_SIZE`, Lanczos (ARPACK, matvecs with M
+  only) for the k largest eigenpairs, k doubling until the k-th falls below τ/2, then checked
+  from a random vector for eigenvalues above τ/2 it missed (a Krylov space finds a repeated
+  eigenvalue once).  The dense eigh is left for small M, large ranks, and Lanczos runs that fail
+  the check or take longer than an eigh would.
 """
 
 from __future__ import annotations
@@ -48,6 +51,23 @@ LANCZOS_MAX_SHARE = 8
 # small eigenvalues near τ/2 to round-off; a wider basis costs a few more vectors and fewer matvecs
 # (one DANK fit on EEG, n = 1500: 5363 -> 4677 matvecs; the warm start took it from 7870 to 5363).
 LANCZOS_MIN_NCV = 32
+# The Lanczos route runs above this size of M; at or below it the dense eigh is cheaper.  One
+# fold's C path on ijcnn1 and diabetic (11 fits, CPU s) with every evaluation on one route, eigh vs
+# Lanczos, by mean size: 100: 2.3 vs 3.6, 162: 4.3 vs 6.6, 180: 2.5 vs 2.5, 247: 3.1 vs 2.4,
+# 359: 23 vs 12, 441: 7.5 vs 2.7.
+EIGH_MAX_SIZE = 200
+# Matvecs (per unit of size) after which the Lanczos route gives up for the eigh: about the eigh's
+# time (it costs 1-2.5·size bare matvecs for sizes 100-1500; Lanczos' carry ARPACK's overhead too).
+# Fits on diabetic and ijcnn1 (sizes 250-440) needed at most 0.7·size from a cold start, 0.4·size
+# from a warm one, check included.
+LANCZOS_MATVECS_PER_SIZE = 1
+# The check of the Lanczos route (:meth:`AdaptiveMatrix._none_missed`): the seed of its start
+# vector (one fixed vector per size: reproducible fits), the relative accuracy of its Ritz value
+# and its Lanczos basis size (it converges within about one basis: 17 matvecs per check on diabetic,
+# n = 460, against 74 for the warm-started eigenpairs).
+CHECK_SEED = 0
+CHECK_TOL = 1e-8
+CHECK_NCV = 16
 # Power-iteration steps before giving up on the rank-one route (each gains ≥ log10(2n/τ) digits).
 POWER_MAX_STEPS = 50
 # Collatz–Wielandt steps before the rank-one certificate gives up (the bound converges like the
@@ -58,6 +78,10 @@ COLLATZ_MAX_STEPS = 6
 # (the negative eigenvalues of M that J_0 would clip) -- round-off level for a PSD kernel whose
 # tiny negative eigenvalues are rounding noise.
 PSD_JITTER = 1e-10
+
+
+class _OverBudget(Exception):
+    """Raised by the Lanczos route's matvec once :data:`LANCZOS_MATVECS_PER_SIZE`·size are spent."""
 
 
 def kernel_is_psd(K: np.ndarray) -> bool:
@@ -85,9 +109,9 @@ def adaptive_matrices(K: np.ndarray, eta: float, tau: float):
         same = "support" in previous and np.array_equal(previous["support"], support)
         F = AdaptiveMatrix(K, v, eta, tau, psd=psd, K_sq=K_sq, K_abs=K_abs,
                            start=previous["Z"] if same else None)
-        factors = getattr(F, "_factors", None)
-        if factors is not None and factors[0].shape[1] > 0:
-            previous.update(support=support, Z=factors[0])
+        Z = getattr(F, "eigenvectors", None)
+        if Z is not None and Z.shape[1] > 0:
+            previous.update(support=support, Z=Z)
         else:
             previous.clear()
         return F
@@ -124,6 +148,9 @@ class AdaptiveMatrix:
         F_{i∉S, j∉S} = B[s, s]/(n−s).  Built on first access on the cheap routes.
     eigenvalues : ndarray
         The nonzero eigenvalues of F (descending), so ``rank = eigenvalues.size``.
+    eigenvectors : ndarray of shape (s + 1, rank)
+        Their eigenvectors in the basis Q (B = Z diag(eigenvalues) Zᵀ), the next evaluation's
+        ``start``; not set on the τ = 0 route for PSD K, which needs no eigendecomposition.
     """
 
     def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float, *, psd: bool = False, K_sq=None,
@@ -154,10 +181,15 @@ class AdaptiveMatrix:
         self._K_v_Z = None  # K_SS (v_S ∘ Z_S), shared by the rank-one route and hadamard_times_v
         self._K_abs = K_abs
         if size >= POWER_MIN_SIZE and tau > 0.0:
-            self._factors = self._rank_one(psd, start) or self._lanczos(start)
+            self._factors = self._rank_one(psd, start)
+            if self._factors is None and size > EIGH_MAX_SIZE:
+                self._factors = self._lanczos(start)
         if self._factors is None:
             M = np.outer(c, c)
             M[:s, :s] += self.v_support[:, None] * self._K_SS * self.v_support[None, :] / (4.0 * eta)
+            # The full eigh, not the eigenvalues above τ/2 alone (subset_by_value): LAPACK's syevr
+            # and syevx fail on such M with a repeated eigenvalue ("Internal Error", "failed to
+            # converge"; near-identity kernels).
             lam, Z = eigh(M)
             mu = lam - 0.5 * tau
             # Round-off of the eigh is ~ size·ε·‖M‖; smaller "eigenvalues" are zeros of the threshold.
@@ -165,6 +197,12 @@ class AdaptiveMatrix:
             Zk = Z[:, keep]
             self.eigenvalues = mu[keep][::-1]
             self.B = (Zk * mu[keep]) @ Zk.T
+            # the next evaluation's warm start too: after a fallback here (repeated or clustered
+            # eigenvalues) Lanczos starts from these instead of from c, and with more than
+            # size/LANCZOS_MAX_SHARE of them the next evaluation comes straight back here
+            self.eigenvectors = Zk[:, ::-1]
+        else:
+            self.eigenvectors = self._factors[0]
 
     # -- the rank-one route -----------------------------------------------------------------
     def _M_times(self, x: np.ndarray) -> np.ndarray:
@@ -224,28 +262,75 @@ class AdaptiveMatrix:
     def _lanczos(self, start):
         """(Z, μ) of the eigenvalues of M above τ/2 by Lanczos (ARPACK), or None (then eigh).
 
-        k largest eigenpairs are asked for, k doubling until the k-th is ≤ τ/2 (then no other
-        can be above it); beyond size/:data:`LANCZOS_MAX_SHARE` the dense eigh is cheaper.  With
-        the previous evaluation's r eigenvectors (``start``), k starts at r + 1 and the Krylov
-        space at their sum: consecutive iterates change F little, so that space nearly holds the
-        wanted eigenvectors already (fewer restarts, and no k = 2 attempt that must fail).
+        k largest eigenpairs are asked for, k doubling until the k-th is ≤ τ/2; beyond
+        size/:data:`LANCZOS_MAX_SHARE` the dense eigh is cheaper.  With the previous evaluation's
+        r eigenvectors (``start``), k starts at r + 1 and the Krylov space at their sum:
+        consecutive iterates change F little, so that space nearly holds the wanted eigenvectors
+        already (fewer restarts, and no k = 2 attempt that must fail).
+
+        A k-th eigenvalue ≤ τ/2 proves nothing about the eigenvalues the Krylov space did not
+        see, and a space grown from one vector holds one vector of each eigenspace: an eigenvalue
+        of M repeated above τ/2 is found once.  Near-identity kernels make such repeats (Γ_SS ≈
+        diag(v_S²)/(4η), v_i² = C² for every α_i at the bound; ijcnn1, σ = 1/32: an eigenvalue
+        0.0281 seven times, Lanczos found rank 6-7 of 9 and h came out up to 0.96 above its
+        minimum over F, so the iterates' h went up and down and the gap stalled).  A warm start,
+        nearly inside the previous eigenspace, can likewise converge past an eigenvalue that has
+        just risen above τ/2.  So the pairs found are checked (:meth:`_none_missed`).
+
+        Such clustered spectra also make ARPACK restart for long (ijcnn1, σ = 1/32, size 401:
+        3175 matvecs for k = 16, ten times the eigh's time), so the route gives up for the eigh
+        after :data:`LANCZOS_MATVECS_PER_SIZE`·size matvecs, check included.
         """
         size = self._c.size
-        op = LinearOperator((size, size), matvec=self._M_times, dtype=float)
+        budget = LANCZOS_MATVECS_PER_SIZE * size
+
+        def matvec(x):
+            nonlocal budget
+            budget -= 1
+            if budget < 0:
+                raise _OverBudget
+            return self._M_times(x)
+
+        op = LinearOperator((size, size), matvec=matvec, dtype=float)
         k, v0 = (2, self._c) if start is None else (max(2, start.shape[1] + 1), start.sum(axis=1))
-        while k <= size // LANCZOS_MAX_SHARE:
-            try:
+        try:
+            while k <= size // LANCZOS_MAX_SHARE:
                 lam, Z = eigsh(op, k=k, which="LA", v0=v0, ncv=min(size, max(2 * k + 1, LANCZOS_MIN_NCV)))
-            except ArpackError:  # no convergence, or a breakdown (error 3) from a warm start: eigh decides
-                return None
-            if lam.min() <= 0.5 * self.tau:
-                mu = lam - 0.5 * self.tau
-                keep = mu > size * np.finfo(float).eps * max(abs(lam).max(), 1.0)
-                order = np.argsort(mu[keep])[::-1]
-                self.eigenvalues = mu[keep][order]
-                return Z[:, keep][:, order], self.eigenvalues
-            k *= 2
-        return None
+                if lam.min() <= 0.5 * self.tau:
+                    if not self._none_missed(Z, matvec):
+                        return None
+                    mu = lam - 0.5 * self.tau
+                    keep = mu > size * np.finfo(float).eps * max(abs(lam).max(), 1.0)
+                    order = np.argsort(mu[keep])[::-1]
+                    self.eigenvalues = mu[keep][order]
+                    return Z[:, keep][:, order], self.eigenvalues
+                k *= 2
+        # no convergence, a breakdown (error 3, seen from a warm start), or the budget spent
+        except (ArpackError, _OverBudget):
+            return None
+        return None  # more than size/LANCZOS_MAX_SHARE eigenpairs
+
+    def _none_missed(self, Z: np.ndarray, matvec) -> bool:
+        """True when M (``matvec``) has no eigenvalue above τ/2 outside the found eigenvectors ``Z``.
+
+        Lanczos on M restricted to the complement of span(Z), from a random vector there: every
+        eigenvector of M outside span(Z) has a component along it (with probability one), so a
+        missed eigenvalue above τ/2 shows as a Ritz value above τ/2 (Ritz values lie below the
+        largest eigenvalue, so a found one is a certain miss).  Only a missed eigenvalue within
+        about :data:`CHECK_TOL`·τ/2 of τ/2 may pass, and it would change F by as little.  On a miss
+        the dense eigh decides, not more Lanczos: each further pass would find one more copy only.
+        """
+        size = Z.shape[0]
+
+        def deflated(x):
+            w = matvec(x - Z @ (Z.T @ x))
+            return w - Z @ (Z.T @ w)
+
+        op = LinearOperator((size, size), matvec=deflated, dtype=float)
+        x0 = np.random.default_rng(CHECK_SEED).standard_normal(size)
+        top = eigsh(op, k=1, which="LA", v0=x0 - Z @ (Z.T @ x0), ncv=min(size, CHECK_NCV), tol=CHECK_TOL,
+                    return_eigenvectors=False)
+        return float(top[0]) <= 0.5 * self.tau
 
     @cached_property
     def B(self) -> np.ndarray:
