@@ -90,7 +90,7 @@ def measured(split_file):
         "fit": measure("fit", {
             "input": {"split": str(split_file), "kernels": [str(kernel_path)], "spectra": [str(spectrum_path)]},
             "output": {"record": str(record)}, "wildcards": wildcards,
-            "params": {"method": CONFIG["methods"]["flip-klr"], "cv_folds": CONFIG["cv_folds"]}, **log}),
+            "params": {"method": CONFIG["methods"]["flip-klr"], "cv_folds": CONFIG["cv_folds"], "cv_members": {}}, **log}),
     }
 
 
