@@ -35,6 +35,7 @@ kept.  Cheaper routes give the same F to round-off:
 
 from __future__ import annotations
 
+import functools
 from functools import cached_property
 
 import numpy as np
@@ -95,8 +96,17 @@ def kernel_is_psd(K: np.ndarray) -> bool:
 
 
 def adaptive_matrices(K: np.ndarray, eta: float, tau: float):
-    """v ↦ F(v) for one solve: the PSD test of K (and K ∘ K for τ = 0) done once, not per evaluation."""
-    psd = kernel_is_psd(K)
+    """v ↦ F(v) for one solve: the PSD test of K (and K ∘ K for τ = 0) done once, not per evaluation.
+
+    For τ > 0 the test only serves the trace certificate of the rank-one route, so it is made the
+    first time that certificate could apply (:meth:`AdaptiveMatrix._rank_one`): near α_SVM, with
+    η = ‖α_SVM‖², tr Γ_SS ≈ 1/4 > τ/2 and it never does, and the Cholesky factorization of a
+    10000-point kernel (about 30 s on one core) is not made at all.
+    """
+    if tau == 0.0:
+        psd = kernel_is_psd(K)
+    else:
+        psd = functools.cache(lambda: kernel_is_psd(K))
     # τ = 0 and PSD: the route without eigendecomposition
     K_sq = K * K if tau == 0.0 and psd else None
     # |K| of the Collatz–Wielandt certificate; a nonnegative kernel (Gaussian, TL1) is its own
@@ -126,9 +136,10 @@ class AdaptiveMatrix:
     ----------
     K, v, eta, tau
         The kernel, the weights, η and τ.
-    psd : bool, default=False
+    psd : bool or callable, default=False
         The caller certifies that K is PSD (:func:`kernel_is_psd`, once per solve), which enables
-        the eigendecomposition-free route for τ = 0 and the trace bound of the rank-one route.
+        the eigendecomposition-free route for τ = 0 and the trace bound of the rank-one route; for
+        τ > 0 it may be a function returning that answer, asked only when the trace bound holds.
     K_sq : ndarray of shape (n, n), optional
         K ∘ K, precomputed once per solve for the τ = 0 route (computed here if not given).
     K_abs : ndarray of shape (n, n), optional
@@ -153,7 +164,7 @@ class AdaptiveMatrix:
         ``start``; not set on the τ = 0 route for PSD K, which needs no eigendecomposition.
     """
 
-    def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float, *, psd: bool = False, K_sq=None,
+    def __init__(self, K: np.ndarray, v: np.ndarray, eta: float, tau: float, *, psd=False, K_sq=None,
                  K_abs=None, start=None):
         n = K.shape[0]
         self.n, self.eta, self.tau = n, eta, tau
@@ -170,7 +181,7 @@ class AdaptiveMatrix:
         mask = np.ones(n, dtype=bool)
         mask[self.support] = False
         self.rest = np.flatnonzero(mask)
-        self._identity = tau == 0.0 and psd
+        self._identity = tau == 0.0 and not callable(psd) and bool(psd)
         if self._identity:
             self._K_sq = K * K if K_sq is None else K_sq
             return
@@ -211,13 +222,14 @@ class AdaptiveMatrix:
         out[:s] += self.v_support * (self._K_SS @ (self.v_support * x[:s])) / (4.0 * self.eta)
         return out
 
-    def _rank_one(self, psd: bool, start):
+    def _rank_one(self, psd, start):
         """(Z, μ) when M has exactly one eigenvalue above τ/2, else None (then Lanczos or eigh decide)."""
         eps = np.finfo(float).eps
         half_tau = 0.5 * self.tau
         s = self.support.size
         vs = self.v_support
-        certified = psd and float(vs**2 @ np.diag(self._K_SS)) / (4.0 * self.eta) <= half_tau
+        certified = (float(vs**2 @ np.diag(self._K_SS)) / (4.0 * self.eta) <= half_tau
+                     and (psd() if callable(psd) else psd))
         if not (certified or self._second_eigenvalue_below(half_tau)):
             return None
         u = self._c / np.linalg.norm(self._c) if start is None else start[:, 0]
