@@ -28,3 +28,18 @@ def wolfe_gap_lp(g, x, z, C):
     res = linprog(-np.asarray(g, dtype=float), bounds=[(0.0, C)] * len(g), method="highs", **eq)
     assert res.status == 0, res.message
     return -res.fun - float(np.dot(g, x))
+
+
+def reciprocal_by_full_ranks(X_train, X_test, max_rank=None):
+    """Eq. (12) by the two full rank matrices (stable argsorts; ties by index), j* = argmin r·s then s."""
+    from scipy.spatial.distance import cdist
+
+    D = cdist(X_train, X_test)
+    r = np.argsort(np.argsort(D, axis=1, kind="stable"), axis=1, kind="stable") + 1
+    s = np.argsort(np.argsort(D, axis=0, kind="stable"), axis=0, kind="stable") + 1
+    score = (r * s).astype(float)
+    if max_rank is not None:
+        score[(r > max_rank) | (s > max_rank)] = np.inf
+    best = np.lexsort((s, score), axis=0)[0]
+    unpaired = ~np.isfinite(score[best, np.arange(D.shape[1])])
+    return np.where(unpaired, np.argmin(s, axis=0), best)

@@ -11,13 +11,13 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank import DANK
-from kreinbench.methods import dank_adaptive
+from kreinbench.methods import dank_adaptive, neighbours
 from kreinbench.methods.dank_adaptive import AdaptiveMatrix, kernel_is_psd
 from kreinbench.methods.dual_gap import wolfe_gap
 from kreinbench.methods.dank_problem import dank_evaluate
 from kreinbench.methods.dank_solver import Evaluation, _model_step, make_projection
 from kreinbench.methods.neighbours import extension_indices, reciprocal_neighbours
-from reference import project_bisection, wolfe_gap_lp
+from reference import project_bisection, reciprocal_by_full_ranks, wolfe_gap_lp
 
 
 def gaussian(A, B, sigma=1.0):
@@ -494,6 +494,24 @@ def test_reciprocal_neighbours_follow_equation_12():
         assert i == np.argmin(D[:, j])  # a mutual pair or the 1-NN fallback: both are the nearest point
     knn = extension_indices(X, X_test, method="knn", n_neighbors=5)
     np.testing.assert_array_equal(knn, np.argsort(D.T, axis=1)[:, :5])
+
+
+@pytest.mark.parametrize("prefix", [32, 2])
+@pytest.mark.parametrize("max_rank", [None, 1, 3])
+@pytest.mark.parametrize("ties", [False, True])
+def test_reciprocal_search_equals_the_full_rank_matrices(prefix, max_rank, ties, monkeypatch):
+    """The prefix search gives eq. (12)'s j* as the full rank matrices do, with ties (integer
+    features: many equal distances, ranked by index) and mutual-rank limits; a 2-point prefix
+    sends most test points to the full order of their column."""
+    monkeypatch.setattr(neighbours, "PREFIX", prefix)
+    monkeypatch.setattr(neighbours, "CHUNK", 7)
+    rng = np.random.default_rng(8)
+    for n, m in [(40, 31), (31, 40), (1, 5), (60, 60)]:
+        X, X_test = rng.normal(size=(n, 3)), rng.normal(size=(m, 3))
+        if ties:
+            X, X_test = np.round(X), np.round(X_test)
+        np.testing.assert_array_equal(reciprocal_neighbours(X, X_test, max_rank=max_rank),
+                                      reciprocal_by_full_ranks(X, X_test, max_rank=max_rank))
 
 
 def test_extension_on_the_training_points_gives_the_training_decision(blobs):
