@@ -77,6 +77,28 @@ def test_grid_search_prefers_the_width_that_fits():
     assert sigma == 0.2
 
 
+@pytest.mark.parametrize("regression", [True, False])
+def test_grid_search_chooses_as_scikit_learns_grid_search(regression):
+    """The precomputed-kernel search is scikit-learn's GridSearchCV over (γ = 1/(2σ²), C): the same
+    folds, scores and first-best order."""
+    from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
+    from sklearn.svm import SVC, SVR
+
+    if regression:
+        data = step_function(150, seed=4, a=0.05)
+        X, y = data[:, :1], data[:, 1]
+    else:
+        raw = clowns(150, seed=4)
+        X, y = stage.minmax_all(raw[:, :2]), raw[:, 2]
+    sigmas, Cs = [0.03125, 0.25, 1.0, 8.0], [0.125, 1.0, 8.0, 32.0]
+    gammas = [1.0 / (2.0 * s**2) for s in sigmas]
+    model, cv, scoring = ((SVR(epsilon=0.1), KFold(5, shuffle=True, random_state=3), "neg_mean_squared_error")
+                          if regression else (SVC(), StratifiedKFold(5, shuffle=True, random_state=3), "accuracy"))
+    reference = GridSearchCV(model, {"gamma": gammas, "C": Cs}, cv=cv, scoring=scoring).fit(X, y).best_params_
+    ours = stage.grid_search(X, y, sigma_grid=sigmas, C_grid=Cs, folds=5, seed=3, regression=regression)
+    assert ours == (sigmas[gammas.index(reference["gamma"])], reference["C"])
+
+
 def test_step_function_has_steps_of_height_s_at_the_papers_smoothness():
     x = np.array([-3.9, -2.1, 0.1, 1.9, 2.1, 3.9])  # a quarter-period or more from each step at w(k + 1/2)
     # Flat at s·round(x/w) between the steps (the paper prints a as a factor, which gives the line 1.5 x).
