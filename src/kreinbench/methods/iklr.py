@@ -466,7 +466,7 @@ class IKLR(KernelLogisticMixin):
 
 
 # Inner solvers whose CV fits run in lock step (one matrix product per step for all fits).
-LOCKSTEP_INNER = ("gd-printed", "sgd", "gd-exact")
+LOCKSTEP_INNER = ("gd-printed", "sgd")
 
 
 def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: dict | None = None) -> list:
@@ -478,9 +478,9 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
     every fold kernel positive definite at once (a principal submatrix of a positive definite
     matrix is one), leaving each fold only its μ_max (Lanczos); otherwise each fold's partial
     spectrum is computed once and serves every λ and every prototype (τ and K₋ depend on neither;
-    the prototypes must share ``split``).  For CCICP-GD, CCICP-SGD and exact CCCP-GD the fits of all
-    folds, λ and prototypes run in one lock step (:mod:`kreinbench.methods.iklr_lockstep`, each SGD
-    fit drawing its samples from its own stream as alone): the same
+    the prototypes must share ``split``).  For CCICP-GD and CCICP-SGD the fits of all folds, λ and
+    prototypes run in one lock step (:mod:`kreinbench.methods.iklr_lockstep`, each SGD fit drawing
+    its samples from its own stream as alone): the same
     iterates, each fold's embedded in K's rows, so that the kernel products of a step are one
     matrix product with K (the wider, the cheaper per fit: on 2000 rows 0.87 ms per column at 35
     columns, 0.42 ms at 350) and its Python work is done once.  The folds are split into several
@@ -608,24 +608,17 @@ def _fit_lockstep(K, fits: list) -> None:
     if len(shared) > 1:
         raise KreinbenchError(f"IKLR fits in one lock step must share the inner solver, max_outer and max_inner; "
                               f"got (inner, max_outer, max_inner) in {sorted(shared)}")
-    eps = np.array([q["eps"] for q in params])
-    kminus = _kminus_of_columns(fits)
-    exact = p["inner"] == "gd-exact"
-    if exact:  # ε relative to ‖∇f(α⁰, b⁰)‖: scale-free
-        out = iklr_lockstep.cccp_gd_lockstep(K, Y, kminus, lams, A0=A0, radius=radius, eps=eps,
-                                             max_outer=p["max_outer"], max_inner=p["max_inner"])
+    sgd = p["inner"] == "sgd"
+    caps = np.array([q["sgd_step_cap" if sgd else "gd_step_cap"] for q in params])
+    # ε and η on the summed objective, as in IKLR._inner, for each column's number of rows.
+    common = dict(A0=A0, radius=radius, eta=sizes * np.array([q["eta"] for q in params]),
+                  rho=np.array([q["rho"] for q in params]), eps=np.array([q["eps"] for q in params]) / sizes,
+                  max_outer=p["max_outer"], max_inner=p["max_inner"])
+    if sgd:
+        out = iklr_lockstep.ccicp_sgd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps,
+                                               rngs=[fit.rngs[i] for fit, i in columns], **common)
     else:
-        sgd = p["inner"] == "sgd"
-        caps = np.array([q["sgd_step_cap" if sgd else "gd_step_cap"] for q in params])
-        # ε and η on the summed objective, as in IKLR._inner, for each column's number of rows.
-        common = dict(A0=A0, radius=radius, eta=sizes * np.array([q["eta"] for q in params]),
-                      rho=np.array([q["rho"] for q in params]), eps=eps / sizes,
-                      max_outer=p["max_outer"], max_inner=p["max_inner"])
-        if sgd:
-            out = iklr_lockstep.ccicp_sgd_lockstep(K, Y, kminus, lams, caps, rngs=[fit.rngs[i] for fit, i in columns],
-                                                   **common)
-        else:
-            out = iklr_lockstep.ccicp_gd_lockstep(K, Y, kminus, lams, caps, **common)
+        out = iklr_lockstep.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps, **common)
     for c, (fit, i) in enumerate(columns):
         est = fit.ests[i]
         est.alpha_, est.intercept_ = out["alpha"][fit.rows, c], float(out["b"][c])
@@ -636,7 +629,7 @@ def _fit_lockstep(K, fits: list) -> None:
                           f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {radius[c]:.3g} (lam = {est.lam:g}), beyond "
                           "any stationary point", RunawayWarning, stacklevel=3)
         else:
-            est._warn_if_not_stationary(fit.params[i], exact=exact)
+            est._warn_if_not_stationary(fit.params[i], exact=False)
 
 
 def _kminus_of_columns(fits: list):
