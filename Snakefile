@@ -28,7 +28,7 @@ include: "workflow/rules/paper_dank_figures.smk"
 
 rule all:
     input:
-        rendered_tables(final_targets(), paper_targets()),
+        rendered_tables(final_targets(), paper_targets(), agreement_targets()),
     default_target: True
 
 
@@ -36,4 +36,4 @@ rule all:
 # `snakemake --cores all --configfile workflow/configs/paper-dank.yaml all_paper_targets`.
 rule all_paper_targets:
     input:
-        rendered_tables(paper_targets(), ["results/environment.tsv"]),
+        rendered_tables(paper_targets(), agreement_targets(), ["results/environment.tsv"]),

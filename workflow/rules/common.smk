@@ -31,6 +31,16 @@ def paper_targets():
             + plan_dank.dank_targets(config) + plan_dank_figures.targets(config))
 
 
+def paper_table_csvs():
+    """The CSV tables among the paper targets: what rule agreement judges cell by cell."""
+    return [t for t in paper_targets() if t.startswith("results/tables/") and t.endswith(".csv")]
+
+
+def agreement_targets():
+    """results/tables/agreement.{csv,md} when the config has paper tables."""
+    return ["results/tables/agreement.csv", "results/tables/agreement.md"] if paper_table_csvs() else []
+
+
 def rendered_tables(*target_lists):
     """The targets of ``target_lists``, plus results/tables/<name>.html beside every Markdown table."""
     targets = [t for targets in target_lists for t in targets]

@@ -2,6 +2,7 @@
 localrules:
     environment,
     table_html,
+    agreement,
 
 
 rule table:
@@ -111,3 +112,29 @@ rule table_html:
         "../envs/kreinbench.yaml"
     script:
         "../scripts/table_html.py"
+
+
+# Every paper-table cell of the run beside the paper's value, with a verdict (kreinbench.agreement).
+rule agreement:
+    input:
+        tables=lambda wildcards: paper_table_csvs(),
+        explanations="workflow/paper_values/explanations.yaml",
+    output:
+        csv=report(
+            "results/tables/agreement.csv",
+            caption="../report/agreement.rst",
+            category="Papers",
+            subcategory="Agreement",
+            labels={"item": "agreement with the papers"},
+        ),
+        md="results/tables/agreement.md",
+    log:
+        "logs/agreement/agreement.log",
+    benchmark:
+        "logs/benchmark/agreement/agreement.tsv",
+    params:
+        title="Agreement of this run's paper tables with the papers",
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/agreement.py"
