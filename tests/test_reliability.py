@@ -629,3 +629,17 @@ def test_iteration_limit_far_from_stationarity_warns(estimator, pattern):
         estimator.fit(K, y)
     stationarity = getattr(estimator, "stationarity_", None)
     assert stationarity is None or stationarity > 1e-3  # far from stationary indeed
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_outputs_take_the_mode_the_umask_gives_new_files(tmp_path, umask, mode):
+    """Atomic writes go through mkstemp (always 0600); the output gets the umask's mode instead."""
+    previous = os.umask(umask)
+    try:
+        with atomic_path(tmp_path / "table.csv") as tmp:
+            tmp.write_text("a,b\n")
+        plain = tmp_path / "plain.txt"
+        plain.write_text("x")
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "table.csv").stat().st_mode & 0o777 == mode == plain.stat().st_mode & 0o777

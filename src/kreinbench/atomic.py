@@ -43,6 +43,20 @@ def remove_stale_temporaries(target: str | os.PathLike) -> list[Path]:
     return removed
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux /proc; elsewhere set and restored)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike):
     """Yield a temporary path next to ``target``; rename it onto ``target`` only on success.
@@ -57,6 +71,9 @@ def atomic_path(target: str | os.PathLike):
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pid{os.getpid()}@{_HOST}.", suffix=".tmp", dir=target.parent)
+    # mkstemp makes the file 0600 whatever the umask; outputs get the mode any new file would
+    # (0644 under the usual umask 022), so collaborators and web servers can read them.
+    os.fchmod(fd, 0o666 & ~_umask())
     os.close(fd)
     tmp_path = Path(tmp)
     try:
