@@ -71,3 +71,25 @@ def test_lockstep_reports_the_separate_fits_stationarity_and_warnings(tl1_monk2)
         assert batched.stationarity_ == pytest.approx(one.stationarity_, rel=1e-8)
     assert [w.category for w in caught_lockstep] == [w.category for w in caught_separate]
     assert any(issubclass(w.category, ConvergenceWarning) for w in caught_lockstep)
+
+
+def test_flip_clip_shift_share_their_folds_spectra_with_the_scores_of_their_own_cvs(tl1_monk2, monkeypatch):
+    """Flip, Clip and Shift in one group CV (`cv_with`): one eigendecomposition per fold for the
+    three, and each method's scores those of its own CV."""
+    from kreinbench.methods import klr
+    from kreinbench.selection import cross_validate_group
+
+    K, _, y, _ = tl1_monk2
+    lams = [1e-3, 0.1, 10.0]
+    protos = {t: SpectrumKLR(transform=t) for t in ("flip", "clip", "shift")}
+    calls = []
+    real = klr.eigendecompose
+    monkeypatch.setattr(klr, "eigendecompose", lambda K_: calls.append(K_.shape) or real(K_))
+    group = cross_validate_group(protos, {"tl1": K}, y, lams, n_folds=3, seed=2)
+    assert len(calls) == 3  # one per fold
+    for name, proto in protos.items():
+        alone = cross_validate(lambda p, proto=proto: SpectrumKLR(**{**proto.get_params(), **p}), {"tl1": K}, y,
+                               {"lam": lams}, n_folds=3, seed=2)
+        assert group[name].scores == alone.scores and group[name].best_params == alone.best_params
+    assert SpectrumKLR().groups_lambda_paths_with(SpectrumKLR(transform="clip"))
+    assert not SpectrumKLR().groups_lambda_paths_with(KLR())

@@ -1,4 +1,4 @@
-"""`cv_with`: several IKLR methods' CVs in their leader's fit job, the same as their own CVs."""
+"""`cv_with`: several methods' CVs in their leader's fit job, the same as their own CVs."""
 
 import json
 from pathlib import Path
@@ -11,7 +11,7 @@ from kreinbench import cache, plan
 from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_matrices, resolve_params
-from kreinbench.methods import IKLR
+from kreinbench.methods import IKLR, SpectrumKLR
 from kreinbench.stages import fit as fit_stage
 from kreinbench.stages import kernel as kernel_stage
 
@@ -76,6 +76,26 @@ def test_members_get_the_cv_of_their_own_jobs(files):
     fit_stage.fit(job(files, "gd-alone", LEADER))
     assert leader["cv_scores"] == record(files.root / "gd-alone" / "rep1.json")["cv_scores"]
     assert leader["cv_members"]["gd-eps0.1"]["scores"] != leader["cv_scores"]
+
+
+def test_clip_and_shift_get_the_cv_of_their_own_jobs_from_flips_job(files, tmp_path):
+    """Flip leads Clip and Shift (their folds' eigendecompositions shared): each member's record
+    is the one its own job would write."""
+    spectrum = tmp_path / "spectra" / "tl1.h5"
+    kernel_stage.spectrum(SimpleNamespace(input=SimpleNamespace(kernel=str(files.kernel)),
+                                          output=SimpleNamespace(spectrum=str(spectrum)),
+                                          wildcards=SimpleNamespace(instance="tl1"),
+                                          params=SimpleNamespace(kind=plan.spectrum_kind(SpectrumKLR, {}), seed=1)))
+    here = SimpleNamespace(root=tmp_path, split=files.split, kernel=files.kernel, spectrum=spectrum)
+    flip = {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"transform": "flip"}, "grid": GRID}
+    members = {t: {**flip, "params": {"transform": t}, "cv_with": "flip"} for t in ("clip", "shift")}
+    fit_stage.fit(job(here, "flip", flip, members=members))
+    for name, spec in members.items():
+        fit_stage.fit(job(here, name, spec, leader_record=tmp_path / "flip" / "rep1.json"))
+        fit_stage.fit(job(here, name + "-alone", {k: v for k, v in spec.items() if k != "cv_with"}))
+        shared, own = record(tmp_path / name / "rep1.json"), record(tmp_path / (name + "-alone") / "rep1.json")
+        assert shared["cv_scores"] == own["cv_scores"]
+        assert (shared["params"], shared["accuracy"]) == (own["params"], own["accuracy"])
 
 
 def test_a_member_whose_leader_record_lacks_it_is_refused(files):

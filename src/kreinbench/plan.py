@@ -171,8 +171,9 @@ def check_tuned_by(config: dict, name: str) -> None:
 
 
 def check_cv_with(config: dict, name: str) -> None:
-    """``methods.<name>.cv_with: <leader>`` runs this method's CV in the leader's fit job, in one
-    lock step (:func:`kreinbench.methods.iklr.grouped_lambda_path_scores`), so both must be
+    """``methods.<name>.cv_with: <leader>`` runs this method's CV in the leader's fit job (IKLR: in
+    one lock step, :func:`kreinbench.methods.iklr.grouped_lambda_path_scores`; Flip/Clip/Shift KLR:
+    on the folds' shared eigendecompositions), so both must be
     estimators that can share it, on the same kernel and grid, and the leader must be fitted on
     every dataset of this one and run its CV itself."""
     spec = config["methods"][name]
@@ -194,8 +195,9 @@ def check_cv_with(config: dict, name: str) -> None:
                     for n, s in ((name, spec), (leader, other)))
     if not (hasattr(theirs, "groups_lambda_paths_with") and theirs.groups_lambda_paths_with(mine)
             and set(spec.get("grid", {})) == {"lam"}):
-        raise KreinbenchError(f"{where}: {name!r} cannot share {leader!r}'s CV: it needs IKLR methods with a λ grid, "
-                              "the same split and the same lock-step solver (CCICP-GD or CCICP-SGD)")
+        raise KreinbenchError(f"{where}: {name!r} cannot share {leader!r}'s CV: it needs a λ grid and estimators "
+                              "that share one (IKLR with the same split and lock-step solver, CCICP-GD or "
+                              "CCICP-SGD; Flip, Clip and Shift KLR)")
     missing = [d for d in method_datasets(config, name) if d not in method_datasets(config, leader)]
     if missing:
         raise KreinbenchError(f"{where}: {leader!r} is not fitted on {', '.join(missing)}")

@@ -71,19 +71,24 @@ class KLR(KernelLogisticMixin):
         K, _, _ = check_train_kernel(K, y)
         y = np.asarray(y)
         warm = self._convex(K)
-        order = np.argsort(lams, kind="stable")[::-1]
         scores = np.empty((len(lams), len(folds)))
         for j, (tr, va) in enumerate(folds):
             K_fit, spectrum = self._fold_kernel(K[np.ix_(tr, tr)])
-            K_fit, y_pm, classes = check_train_kernel(K_fit, y[tr])
-            K_va, start = K[np.ix_(va, tr)], None
-            for i in order:
-                est = self.__class__(**{**self.get_params(), "lam": lams[i]})
-                est.classes_ = classes
-                est._newton(K_fit, y_pm, start)
-                est._fitted_fold(spectrum)
-                start = (est.alpha_, est.intercept_) if warm else None
-                scores[i, j] = est.score(K_va, y[va])
+            scores[:, j] = self._fold_path(K_fit, spectrum, K, y, tr, va, lams, warm)
+        return scores
+
+    def _fold_path(self, K_fit, spectrum, K, y, tr, va, lams, warm: bool) -> np.ndarray:
+        """One fold's validation accuracies along the λ path (:meth:`lambda_path_scores`)."""
+        K_fit, y_pm, classes = check_train_kernel(K_fit, y[tr])
+        K_va, start = K[np.ix_(va, tr)], None
+        scores = np.empty(len(lams))
+        for i in np.argsort(lams, kind="stable")[::-1]:
+            est = self.__class__(**{**self.get_params(), "lam": lams[i]})
+            est.classes_ = classes
+            est._newton(K_fit, y_pm, start)
+            est._fitted_fold(spectrum)
+            start = (est.alpha_, est.intercept_) if warm else None
+            scores[i] = est.score(K_va, y[va])
         return scores
 
     @staticmethod
@@ -137,12 +142,33 @@ class SpectrumKLR(KLR):
         """Flip, Clip and Shift leave no negative eigenvalue: the fitted objective is convex."""
         return True
 
-    def _fold_kernel(self, K_tr):
+    def _fold_kernel(self, K_tr, spectrum: Spectrum | None = None):
         """The transformed fold kernel, from the fold's one eigendecomposition (shared by every λ)."""
         check_choice("transform", self.transform, {"flip", "clip", "shift"})
         check_choice("test_kernel", self.test_kernel, {"original", "projected"})
-        spectrum = eigendecompose(K_tr)
+        spectrum = eigendecompose(K_tr) if spectrum is None else spectrum
         return transformed_kernel(spectrum, self.transform), spectrum
+
+    @staticmethod
+    def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams) -> list:
+        """Each prototype's :meth:`lambda_path_scores` (the hook of
+        :func:`kreinbench.selection.cross_validate_group`), each fold's eigendecomposition made
+        once for all of them: Flip, Clip and Shift of one kernel share their folds' spectra
+        (on 1600 rows one eigendecomposition costs about as much as a λ path)."""
+        K, _, _ = check_train_kernel(K, y)
+        y = np.asarray(y)
+        scores = [np.empty((len(lams), len(folds))) for _ in prototypes]
+        for j, (tr, va) in enumerate(folds):
+            K_tr = K[np.ix_(tr, tr)]
+            spectrum = eigendecompose(K_tr)
+            for table, proto in zip(scores, prototypes):
+                K_fit, _ = proto._fold_kernel(K_tr, spectrum)
+                table[:, j] = proto._fold_path(K_fit, spectrum, K, y, tr, va, lams, warm=True)
+        return scores
+
+    def groups_lambda_paths_with(self, other) -> bool:
+        """Whether ``other``'s λ path can share this one's CV (:meth:`grouped_lambda_path_scores`)."""
+        return isinstance(other, SpectrumKLR)
 
     def _fitted_fold(self, spectrum) -> None:
         """The test map of ``test_kernel="projected"`` from the training spectrum and ``alpha_``."""
