@@ -309,6 +309,12 @@ CONFIG_CASES = {
     "empty-datasets": (lambda c: c.update(datasets=[]), r"(?s)\[\] should be non-empty.*datasets"),
     "unknown-estimator-param": (lambda c: c["methods"]["klr"].update(params={"lamda": 1.0}),
                                 "config methods.klr.params: .*'lamda'"),
+    "invalid-estimator-param": (lambda c: c["methods"]["klr"].update(params={"tol": -1.0}),
+                                "config methods.klr.params: parameter tol"),
+    "unknown-grid-key": (lambda c: c["methods"]["klr"].update(grid={"lamda": [1.0]}),
+                         "config methods.klr.grid.lamda: .*'lamda'"),
+    "invalid-grid-value": (lambda c: c["methods"]["klr"].update(grid={"lam": [1.0, -0.1]}),
+                           "config methods.klr.grid.lam: parameter lam"),
 }
 
 

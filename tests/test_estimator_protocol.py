@@ -106,3 +106,14 @@ print(sorted(m for m in sys.modules if m.startswith(('scipy.spatial', 'scipy.opt
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_check_params_rejects_without_data_what_fit_rejects(name):
+    """check_params (run by the pipeline on every config value before the first job) accepts the
+    defaults and names a parameter fit would reject."""
+    cls = ESTIMATORS[name]
+    cls().check_params()
+    key = "C" if "C" in cls().get_params() else "lam"
+    with pytest.raises(KreinbenchError, match=f"parameter {key} must be > 0"):
+        cls(**{key: -1.0}).check_params()

@@ -132,11 +132,7 @@ def check_config(config: dict) -> None:
                 raise KreinbenchError(f"config methods.{name}.datasets: {dataset!r} is not in datasets")
         check_tuned_by(config, name)
         check_cv_with(config, name)
-        # Instantiating validates the parameter names early (a typo fails here, not in job 57).
-        try:
-            estimator_class(spec["estimator"], f"config methods.{name}.estimator")(**spec.get("params", {}))
-        except TypeError as exc:
-            raise KreinbenchError(f"config methods.{name}.params: {exc}") from exc
+        check_estimator_values(name, spec)
     check_papers(config)
     conv = config.get("figures", {}).get("convergence")
     if conv:
@@ -145,6 +141,29 @@ def check_config(config: dict) -> None:
         for method in conv["methods"]:
             if method not in config["methods"]:
                 raise KreinbenchError(f"config figures.convergence.methods: unknown method {method!r}")
+
+
+def check_estimator_values(name: str, spec: dict) -> None:
+    """Every value an estimator of method ``name`` will be built with, checked as its ``fit`` would
+    check it (:meth:`~kreinbench.methods.base.Estimator.check_params`), before the first job: a
+    misspelled or invalid parameter or grid value fails here, naming its config key, not at the
+    fit stage hours later."""
+    cls = estimator_class(spec["estimator"], f"config methods.{name}.estimator")
+    params = spec.get("params", {})
+    settings = [(f"config methods.{name}.params", params)]
+    settings += [(f"config methods.{name}.grid.{key}", {**params, key: value})
+                 for key, values in spec.get("grid", {}).items() for value in values]
+    for where, values in settings:
+        try:
+            estimator = cls(**values)
+        except TypeError as exc:  # an unknown keyword
+            raise KreinbenchError(f"{where}: {exc}") from exc
+        check = getattr(estimator, "check_params", None)
+        if check is not None:
+            try:
+                check()
+            except KreinbenchError as exc:
+                raise KreinbenchError(f"{where}: {exc}") from exc
 
 
 def check_tuned_by(config: dict, name: str) -> None:

@@ -116,6 +116,11 @@ class Estimator:
             valid[name].set_params(**sub_params)
         return self
 
+    def check_params(self) -> None:
+        """Raise :class:`~kreinbench.errors.KreinbenchError`, naming the parameter, when a parameter
+        value is one ``fit`` would reject; needs no data (the pipeline checks every value of a
+        config's grids this way before its first job).  This default checks nothing."""
+
     def __repr__(self) -> str:
         changed = [f"{name}={getattr(self, name)!r}" for name, p in self._parameters().items()
                    if not _same(getattr(self, name), p.default)]
@@ -147,7 +152,8 @@ class KernelClassifierMixin(Estimator):
 
     The estimator protocol the pipeline relies on (every method in ``ESTIMATORS`` follows it):
 
-    - keyword-only ``__init__`` that only stores parameters;
+    - keyword-only ``__init__`` that only stores parameters, and ``check_params()`` raising on a
+      value ``fit`` would reject (:meth:`Estimator.check_params`);
     - class attributes ``needs_spectrum`` and ``needs_features``.  ``needs_spectrum`` names the
       :class:`~kreinbench.spectrum.Spectrum` kind ``fit`` accepts as ``spectrum=`` (None/False:
       none; ``"lambda_min"``, ``"negative"``, ``"eigenvalues"``, ``"full"``; True means ``"full"``;

@@ -212,6 +212,9 @@ class DANK(KernelClassifierMixin):
         self.max_rank = max_rank
         self.random_state = random_state
 
+    def check_params(self) -> None:
+        self._validated()
+
     def _validated(self) -> dict:
         if not isinstance(self.monotone, (bool, np.bool_)):
             raise KreinbenchError(f"parameter monotone must be True or False, got {self.monotone!r}")

@@ -196,6 +196,9 @@ class IKLR(KernelLogisticMixin):
         self.random_state = random_state
 
     # -- parameters -------------------------------------------------------------------------
+    def check_params(self) -> None:
+        self._validated()
+
     def _validated(self) -> dict:
         solver = check_choice("solver", self.solver, SOLVERS)
         p = dict(SOLVERS[solver])

@@ -261,6 +261,18 @@ class IndefiniteSVM(KernelClassifierMixin):
         self.test_kernel = test_kernel
         self.cv_solver = cv_solver
 
+    def check_params(self) -> None:
+        self._validated()
+
+    def _validated(self) -> tuple:
+        """(C, ρ, solver, tol, max_iter, eigensolver), each checked; cv_solver and test_kernel checked."""
+        if self.cv_solver is not None:
+            check_choice("cv_solver", self.cv_solver, SOLVERS)
+        check_choice("test_kernel", self.test_kernel, TEST_KERNELS)
+        return (check_positive("C", self.C), check_positive("rho", self.rho), check_choice("solver", self.solver, SOLVERS),
+                check_positive("tol", self.tol), check_int("max_iter", self.max_iter, minimum=1),
+                check_choice("eigensolver", self.eigensolver, EIGENSOLVERS))
+
     def fit(self, K, y, *, spectrum: Spectrum | None = None, warm_start: tuple | None = None):
         """Fit on the indefinite kernel K₀ = ``K`` (n, n); ``spectrum`` is K₀'s cached eigendecomposition.
 
@@ -269,15 +281,7 @@ class IndefiniteSVM(KernelClassifierMixin):
         (APG only) is ``(alpha, L)`` of a fit on the same K₀ and y, e.g. at a smaller C: the start
         point (projected onto this fit's Q₁) and the first trial Lipschitz estimate.
         """
-        C = check_positive("C", self.C)
-        rho = check_positive("rho", self.rho)
-        solver = check_choice("solver", self.solver, SOLVERS)
-        if self.cv_solver is not None:
-            check_choice("cv_solver", self.cv_solver, SOLVERS)
-        tol = check_positive("tol", self.tol)
-        max_iter = check_int("max_iter", self.max_iter, minimum=1)
-        eigensolver = check_choice("eigensolver", self.eigensolver, EIGENSOLVERS)
-        check_choice("test_kernel", self.test_kernel, TEST_KERNELS)
+        C, rho, solver, tol, max_iter, eigensolver = self._validated()
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         check_symmetric_kernel(K, "K")
         n = y_pm.size

@@ -39,6 +39,9 @@ class KLR(KernelLogisticMixin):
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         return self._newton(K, y_pm)
 
+    def check_params(self) -> None:
+        self._checked_params()
+
     def _checked_params(self) -> tuple[float, float, int]:
         return (check_positive("lam", self.lam), check_positive("tol", self.tol),
                 check_int("max_iter", self.max_iter, minimum=1))
@@ -125,11 +128,14 @@ class SpectrumKLR(KLR):
         self.transform = transform
         self.test_kernel = test_kernel
 
-    def fit(self, K, y, *, spectrum: Spectrum | None = None):
+    def check_params(self) -> None:
         check_choice("transform", self.transform, {"flip", "clip", "shift"})
         check_choice("test_kernel", self.test_kernel, {"original", "projected"})
-        # Validate before the O(n³) eigendecomposition, with the same messages as KLR.fit.
         self._checked_params()
+
+    def fit(self, K, y, *, spectrum: Spectrum | None = None):
+        # Validate before the O(n³) eigendecomposition, with the same messages as KLR.fit.
+        self.check_params()
         K, _, _ = check_train_kernel(K, y)
         if spectrum is None:
             spectrum = eigendecompose(K)
@@ -144,8 +150,7 @@ class SpectrumKLR(KLR):
 
     def _fold_kernel(self, K_tr, spectrum: Spectrum | None = None):
         """The transformed fold kernel, from the fold's one eigendecomposition (shared by every λ)."""
-        check_choice("transform", self.transform, {"flip", "clip", "shift"})
-        check_choice("test_kernel", self.test_kernel, {"original", "projected"})
+        self.check_params()
         spectrum = eigendecompose(K_tr) if spectrum is None else spectrum
         return transformed_kernel(spectrum, self.transform), spectrum
 

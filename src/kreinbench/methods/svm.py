@@ -78,6 +78,9 @@ class SVM(KernelClassifierMixin):
         self.tol = tol
         self.max_iter = max_iter
 
+    def check_params(self) -> None:
+        self._validated()
+
     def _validated(self) -> tuple[float, float, int]:
         return (check_positive("C", self.C), check_positive("tol", self.tol),
                 check_int("max_iter", self.max_iter, minimum=-1))

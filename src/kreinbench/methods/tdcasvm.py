@@ -90,13 +90,19 @@ class TDCASVM(KernelClassifierMixin):
         self.max_outer = max_outer
         self.max_inner = max_inner
 
+    def check_params(self) -> None:
+        self._validated()
+        if self.rho is not None:
+            check_positive("rho", self.rho, allow_zero=True)
+
+    def _validated(self) -> tuple[float, float, float, int, int]:
+        return (check_positive("C", self.C), check_positive("tol", self.tol),
+                check_positive("inner_tol", self.inner_tol), check_int("max_outer", self.max_outer, minimum=1),
+                check_int("max_inner", self.max_inner, minimum=1))
+
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
         """Fit on ``K`` (n, n); ``spectrum`` (any kind; only λ_min is used) is computed if None and rho is None."""
-        C = check_positive("C", self.C)
-        tol = check_positive("tol", self.tol)
-        inner_tol = check_positive("inner_tol", self.inner_tol)
-        max_outer = check_int("max_outer", self.max_outer, minimum=1)
-        max_inner = check_int("max_inner", self.max_inner, minimum=1)
+        C, tol, inner_tol, max_outer, max_inner = self._validated()
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         if spectrum is not None and spectrum.dimension != K.shape[0]:
             raise KreinbenchError(f"spectrum is of a {spectrum.dimension} x {spectrum.dimension} kernel but K is "
