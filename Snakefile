@@ -26,6 +26,10 @@ include: "workflow/rules/paper_dank.smk"
 include: "workflow/rules/paper_dank_figures.smk"
 
 
+onsuccess:
+    print(where_results_are())
+
+
 rule all:
     input:
         rendered_tables(final_targets(), paper_targets(), agreement_targets()),

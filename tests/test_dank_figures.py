@@ -214,6 +214,8 @@ def test_fig4_rule_runs(workflow_copy, snakemake):
     assert (workdir / "figures/dank_fig4.png").stat().st_size > 10_000
     assert (workdir / "figures/dank_fig4.pdf").read_bytes().startswith(b"%PDF")
     assert "ConvergenceWarning" in (workdir / "logs/dank_fig4/dank_fig4.log").read_text()
+    # the run ends by saying where its results are
+    assert "Results of this config:\n  figures: figures/dank_fig4.png" in result.stdout + result.stderr
 
 
 # --- Table 4 ---------------------------------------------------------------------------------------

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import kreinbench.plan as plan
 from kreinbench.resources import JobResources
 from kreinbench.environment import software_versions
@@ -39,6 +41,21 @@ def paper_table_csvs():
 def agreement_targets():
     """results/tables/agreement.{csv,md} when the config has paper tables."""
     return ["results/tables/agreement.csv", "results/tables/agreement.md"] if paper_table_csvs() else []
+
+
+def where_results_are():
+    """The end of a successful run: the tables and figures this config makes that exist, and how to
+    get the report (printed by the Snakefile's onsuccess)."""
+    made = [t for t in dict.fromkeys(final_targets() + paper_targets() + agreement_targets())
+            if Path(t).exists() and (t.endswith(".md") or t.endswith(".png"))]
+    tables = [t for t in made if t.endswith(".md")]
+    figures = [t for t in made if t.endswith(".png")]
+    lines = ["", "Results of this config:"]
+    lines += [f"  tables:  {', '.join(tables)}"] if tables else []
+    lines += [f"  figures: {', '.join(figures)}"] if figures else []
+    lines += ["  (each table also as .csv and .html beside it; tidy records in results/records/)",
+              "  report:  snakemake --report report.html  (add this run's --configfile)"]
+    return "\n".join(lines)
 
 
 def rendered_tables(*target_lists):
