@@ -113,3 +113,30 @@ def test_full_spectrum_file_serves_the_negative_part(tmp_path):
     direct = compute_spectrum(K, "negative")
     np.testing.assert_allclose(served.eigenvalues, direct.eigenvalues, rtol=1e-10)
     assert served.summary()["negative_mass"] == pytest.approx(direct.summary()["negative_mass"], rel=1e-10)
+
+
+def test_bit_flip_is_detected_by_the_checksum_and_the_corrupt_file_deleted(tmp_path):
+    """A flipped bit inside the data leaves a readable HDF5 file: the stored SHA-256 catches it,
+    the file is deleted (the next run rebuilds it) and the error says so."""
+    path = tmp_path / "k.h5"
+    K = np.random.default_rng(1).normal(size=(60, 60))
+    cache.write_kernel(path, K, np.ones((5, 60)), {})
+    raw = bytearray(path.read_bytes())
+    offset = raw.find(K[30].tobytes()[:16])
+    assert offset > 0
+    raw[offset + 3] ^= 0x10
+    path.write_bytes(bytes(raw))
+    with h5py.File(path) as h5:  # still a valid HDF5 file
+        assert h5["K_train"].shape == (60, 60)
+    with pytest.raises(CacheMismatchError, match="K_train whose content does not match its checksum.*deleted.*same"):
+        cache.read_kernel(path)
+    assert not path.exists()
+
+
+def test_truncated_file_is_deleted_with_the_rebuild_hint(tmp_path):
+    path = tmp_path / "s.h5"
+    cache.write_spectrum(path, np.arange(50.0), np.eye(50), {})
+    path.write_bytes(path.read_bytes()[:2000])
+    with pytest.raises(CacheMismatchError, match="unreadable or incomplete.*running the same snakemake command"):
+        cache.read_spectrum(path)
+    assert not path.exists()

@@ -5,11 +5,15 @@ compressed; a spectrum file holds ``eigenvalues`` (ascending) and, unless its ``
 ``"eigenvalues"`` or ``"lambda_min"``, ``eigenvectors`` (columns) of the train kernel (see :mod:`kreinbench.spectrum`
 for the kinds).  Both carry as attributes what produced them (kernel parameters, hash of the input
 file, package version, shapes, dtype), and readers refuse a file whose attributes differ from what
-the caller expects.
+the caller expects.  Each array's SHA-256 is stored beside it and checked on every read, so a
+bit flip or a truncation is detected even where HDF5 still parses the file; a corrupt file is
+deleted on detection, and the error says that rerunning the same command rebuilds it (Snakemake
+sees the file missing and reruns the job that writes it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -40,7 +44,20 @@ def _write(path: str | Path, arrays: dict[str, np.ndarray], attrs: dict[str, Any
                                   compression=compression if chunked else None)
             for key, value in attrs.items():
                 h5.attrs[key] = _encode(value)
+            for name, array in arrays.items():
+                h5.attrs[f"{name}_sha256"] = _digest(array)
             h5.attrs["kreinbench_version"] = __version__
+
+
+def _digest(array: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(array).view(np.uint8)).hexdigest()
+
+
+def _corrupt(path: str | Path, what: str) -> CacheMismatchError:
+    """Delete the corrupt cache ``path``; the error to raise, saying how it is rebuilt."""
+    Path(path).unlink(missing_ok=True)
+    return CacheMismatchError(f"HDF5 file {str(path)!r} {what}; it was deleted, and running the same "
+                              "snakemake command again rebuilds it")
 
 
 def _read(path: str | Path, names: tuple[str, ...], expected: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict]:
@@ -56,7 +73,13 @@ def _read(path: str | Path, names: tuple[str, ...], expected: dict[str, Any]) ->
                     )
             arrays = {name: h5[name][()] for name in names}
     except (OSError, KeyError) as exc:
-        raise CacheMismatchError(f"HDF5 file {str(path)!r} is unreadable or incomplete: {exc}") from exc
+        raise _corrupt(path, f"is unreadable or incomplete ({exc})") from exc
+    for name, array in arrays.items():
+        stored = attrs.get(f"{name}_sha256")
+        # files from before checksums were stored carry none: HDF5's own reading is their check
+        if stored is not None and stored != _digest(array):
+            raise _corrupt(path, f"has a {name} whose content does not match its checksum (a bit flip or a "
+                                 "partial overwrite)")
     return arrays, attrs
 
 
