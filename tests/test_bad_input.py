@@ -343,3 +343,32 @@ def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
     result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+
+
+def test_a_diagnosed_error_shows_its_line_and_leaves_the_traceback_to_the_log(tmp_path, capsys, monkeypatch):
+    """run_stage: a KreinbenchError ends the job with its one line on stderr (the traceback in the
+    log); any other exception, a bug, keeps its traceback."""
+    import logging
+
+    from kreinbench.stages.runner import run_stage
+
+    # run_stage takes over the root logger, as in a job: on a copy of its handler list here
+    monkeypatch.setattr(logging.getLogger(), "handlers", list(logging.getLogger().handlers))
+    log = tmp_path / "job.log"
+    job = SimpleNamespace(log=[str(log)], threads=1)
+
+    def diagnosed(_):
+        raise DataError("data/raw/toy/toy.csv: row 3 has 2 fields, the header 3")
+
+    with pytest.raises(SystemExit) as exit_info:
+        run_stage(job, diagnosed)
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kreinbench error: data/raw/toy/toy.csv: row 3 has 2 fields") and "Traceback" not in err
+    assert str(log) in err and "Traceback" in log.read_text()
+
+    def bug(_):
+        raise ZeroDivisionError("division by zero")
+
+    with pytest.raises(ZeroDivisionError):
+        run_stage(job, bug)

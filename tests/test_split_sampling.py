@@ -80,3 +80,10 @@ print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pandas'))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_class_of_one_row_is_named_by_its_label():
+    labels = np.array([0.0, 0.0, 0.0, 1.0])
+    with pytest.raises(DataError, match=r"the class with label 1\.0 has one row") as info:
+        shuffled_split(4, n_train=2, n_test=2, labels=labels, seed=0, where="data/splits/toy")
+    assert "np." not in str(info.value)

@@ -83,7 +83,10 @@ def shuffled_split(n: int, *, n_train: int, n_test: int, labels: np.ndarray | No
         return permutation[n_test:n_test + n_train], permutation[:n_test]
     classes, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
     if counts.min() < 2:
-        raise DataError(f"{where}: cannot stratify the split: class {classes[counts.argmin()]!r} has one row")
+        label = classes[counts.argmin()]
+        label = label.item() if isinstance(label, np.generic) else label  # 1.0, not np.float64(1.0)
+        raise DataError(f"{where}: cannot stratify the split: the class with label {label!r} has one row "
+                        f"(each class needs two, one for each part)")
     if min(n_train, n_test) < classes.size:
         raise DataError(f"{where}: cannot stratify {classes.size} classes into {n_train} train and {n_test} test rows")
     members = np.split(np.argsort(inverse, kind="stable"), np.cumsum(counts)[:-1])

@@ -5,11 +5,14 @@ from __future__ import annotations
 import logging
 import os
 import resource
+import sys
 import traceback
 from pathlib import Path
 from typing import Callable
 
 from threadpoolctl import threadpool_limits
+
+from kreinbench.errors import KreinbenchError
 
 
 def run_stage(snakemake, stage: Callable[..., None]) -> None:
@@ -34,6 +37,12 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
     try:
         with threadpool_limits(limits=max(1, int(snakemake.threads))):
             stage(snakemake)
+    except KreinbenchError as exc:
+        # A diagnosed problem (bad data, a bad parameter, a corrupt cache): its one line is what the
+        # user needs, so the job's output shows that line and the traceback goes to the log only.
+        logging.getLogger("kreinbench").error("stage failed:\n%s", traceback.format_exc())
+        print(f"kreinbench error: {exc}\n(traceback in {snakemake.log[0]})", file=sys.stderr)
+        raise SystemExit(1) from None
     except Exception:
         logging.getLogger("kreinbench").error("stage failed:\n%s", traceback.format_exc())
         raise
