@@ -129,3 +129,18 @@ def test_members_read_their_leaders_record_and_the_leader_knows_them():
     assert plan.fit_inputs(config, "sonar", "m", 3)["cv_with"] == plan.fit_path("sonar", "gd", 3)
     assert list(plan.cv_members(config, "gd", "sonar")) == ["m"]
     assert plan.cv_members(config, "gd", "other") == {} and plan.cv_members(config, "m", "sonar") == {}
+
+
+def test_the_accuracy_table_shows_the_methods_fitted_on_every_dataset():
+    """Study variants (methods with their own `datasets`) stay out of results/tables/accuracy.*;
+    a config of such methods only shows them all; an unfitted cell is a dash, not nan."""
+    import pandas as pd
+
+    from kreinbench.stages.report import to_markdown
+
+    config = {"methods": {"gd": dict(LEADER), "gd-eps0.1": {**MEMBERS["gd-eps0.1"], "datasets": ["sonar"]}}}
+    assert plan.table_methods(config) == ["gd"]
+    only_studies = {"methods": {"a": {**LEADER, "datasets": ["x"]}, "b": {**LEADER, "datasets": ["y"]}}}
+    assert plan.table_methods(only_studies) == ["a", "b"]
+    text = to_markdown(pd.DataFrame({"A": ["0.9 ± 0.1", None]}, index=["x", "y"]), "caption")
+    assert "| y | – |" in text and "nan" not in text

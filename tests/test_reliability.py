@@ -320,6 +320,9 @@ def interrupted(mirror, tmp_path_factory):
     """One directory, killed at five points in turn, each rerun resuming the last; returns the
     directory and what was seen right after each kill."""
     work = setup_workdir(tmp_path_factory.mktemp("interrupted"), make_config(mirror))
+    # As in the repository: Snakemake loads profiles/default (rerun-incomplete) by itself, so the
+    # plain commands below resume after each kill without --rerun-incomplete.
+    (work / "profiles").symlink_to("workflow/profiles")
     hooks = tmp_path_factory.mktemp("hooks")
     (hooks / "sitecustomize.py").write_text(SITECUSTOMIZE)
     seen = {}
@@ -339,7 +342,7 @@ def interrupted(mirror, tmp_path_factory):
     # (--nolock), the final one removes it with --unlock as a user would.
     for stage in ("kernel", "spectrum", "fit", "table"):
         markers = tmp_path_factory.mktemp(f"markers-{stage}")
-        start_and_kill(work, lambda: any(markers.iterdir()), "--rerun-incomplete", "--nolock",
+        start_and_kill(work, lambda: any(markers.iterdir()), "--nolock",
                        env=environment(hooks, stage, markers), what=f"the {stage} stage")
         seen[stage] = {
             "hdf5": check_hdf5_tree(work),
@@ -354,8 +357,9 @@ def interrupted(mirror, tmp_path_factory):
 
     unlocked = run(work, "--unlock")
     assert unlocked.returncode == 0, unlocked.stderr[-2000:]
-    final = run(work, "--rerun-incomplete")
+    final = run(work)
     assert final.returncode == 0, final.stderr[-3000:]
+    assert "Using workflow specific profile profiles/default" in final.stdout + final.stderr
     return work, seen
 
 

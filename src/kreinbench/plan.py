@@ -62,6 +62,14 @@ def fit_params(config: dict, method: str) -> dict[str, Any]:
     return canonical({k: v for k, v in method_spec(config, method).items() if k != "label"})
 
 
+def table_methods(config: dict) -> list[str]:
+    """The columns of results/tables/accuracy.*: the methods fitted on every dataset of the config.
+    Variants fitted on a few datasets for a study (their ``datasets``) have their own tables; a
+    config of such methods only (paper-dank) shows them all."""
+    every = [name for name, spec in config["methods"].items() if "datasets" not in spec]
+    return every or list(config["methods"])
+
+
 def method_labels(config: dict, methods: list[str]) -> dict[str, str]:
     """The display name of each method in tables and figures: its ``label``, else its name."""
     return {method: method_spec(config, method).get("label", method) for method in methods}

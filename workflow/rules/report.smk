@@ -24,7 +24,7 @@ rule table:
     benchmark:
         "logs/benchmark/table/table.tsv",
     params:
-        methods=list(config["methods"]),
+        methods=plan.table_methods(config),
         labels=plan.method_labels(config, list(config["methods"])),
         cv_folds=config["cv_folds"],
     threads: job_resources.threads("table")

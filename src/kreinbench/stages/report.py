@@ -53,7 +53,9 @@ def accuracy_table(runs: pd.DataFrame, method_order: list[str]) -> pd.DataFrame:
 def to_markdown(table: pd.DataFrame, caption: str, index_name: str = "dataset") -> str:
     header = f"| {index_name} | " + " | ".join(table.columns) + " |"
     rule = "|---|" + "---|" * len(table.columns)
-    lines = [f"| {idx} | " + " | ".join(str(v) for v in row) + " |" for idx, row in zip(table.index, table.values)]
+    # a method not fitted on a dataset: a dash, not "nan"
+    lines = [f"| {idx} | " + " | ".join("–" if pd.isna(v) else str(v) for v in row) + " |"
+             for idx, row in zip(table.index, table.values)]
     return "\n".join([caption, "", header, rule, *lines]) + "\n"
 
 
