@@ -125,7 +125,7 @@ def iklr_table2(snakemake) -> None:
 ALPHA = 0.05
 
 TABLE3_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "reps", "mean", "std",
-                  "paper_mean", "paper_std", "diff", "best", "p_value", "best_significantly_better"]
+                  "paper_mean", "paper_std", "diff", "best", "p_value", "best_significantly_better", "diverged"]
 
 
 def paired_tests(runs: pd.DataFrame, dataset_order: list[str], method_order: list[str],
@@ -168,12 +168,18 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[
     paper = paper.rename(columns={"mean": "paper_mean", "std": "paper_std"})
     table = table.merge(paper, on=["paper_dataset", "paper_method"], how="left")
     table["diff"] = table["mean"] - table["paper_mean"]
+    # repetitions whose fit ran away (stopped where ‖α‖ left any stationary point's radius)
+    flags = runs["diverged"].fillna(False).astype(bool) if "diverged" in runs else pd.Series(False, index=runs.index)
+    diverged = runs.assign(diverged=flags).groupby(["dataset", "method"])["diverged"].sum()
+    table["diverged"] = [int(diverged.get((d, m), 0)) for d, m in zip(table["dataset"], table["method"])]
     return table[TABLE3_COLUMNS]
 
 
 def _table3_cell(row) -> str:
     ours = f"{row.mean:.3f} ± {row.std:.3f}"
     ours = f"**{ours}**" if row.best else ours + (" †" if row.best_significantly_better else "")
+    if getattr(row, "diverged", 0):
+        ours += f" ‡{row.diverged}"
     if math.isnan(row.paper_mean):
         return ours
     return f"{ours} (paper {row.paper_mean:.3f} ± {row.paper_std:.3f}, Δ {row.diff:+.3f})"
@@ -195,9 +201,10 @@ def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA, title: str = "IKL
     wide.index = [header(d, datasets[d]) for d in wide.index]
     caption = (
         f"{title}, regenerated: test accuracy, mean ± std over {'/'.join(map(str, reps))} "
-        f"repetitions of the split. **Bold**: best mean of the dataset; †: the best method is significantly "
-        f"better (two-sided paired t-test over repetitions, p < {alpha:g}). In parentheses, where the paper has "
-        f"the dataset × method: its mean ± std over 10 runs and Δ = ours − paper's."
+        f"repetitions of the split. **Bold**: best mean of the dataset; †: significantly worse than the best "
+        f"(two-sided paired t-test over repetitions, p < {alpha:g}); ‡k: k repetitions ran away (the fit stopped "
+        f"where ‖α‖ left every stationary point's radius). In parentheses, where the paper has the dataset × "
+        f"method: its mean ± std over 10 runs and Δ = ours − paper's."
     )
     return to_markdown(wide, caption)
 
