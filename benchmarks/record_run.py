@@ -1,0 +1,51 @@
+"""Record a finished whole run under reproductions/<name>/ (kreinbench.reproduction).
+
+Usage: .venv/bin/python benchmarks/record_run.py --workdir DIR --name paper-dank [--log DIR/run.log]
+       [--command "..."] [--out reproductions/paper-dank]
+
+DIR is the clone of a fixed commit where the config ran whole from an empty directory; its commit
+is read from DIR's git, the command from the Snakemake log's "Command:" line (or ``--command``),
+the wall time from the log's first and last timestamps, the job time per rule from the jobs'
+``benchmark:`` files (benchmarks/protocols.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+from pathlib import Path
+
+import protocols
+
+from kreinbench import pipeline_bench
+from kreinbench.reproduction import record_run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", required=True, type=Path)
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--log", type=Path)
+    parser.add_argument("--command")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--explanations", type=Path, default=Path("workflow/paper_values/explanations.yaml"))
+    args = parser.parse_args()
+    log = args.log or protocols.newest_log(args.workdir)
+    command = args.command
+    if command is None:
+        found = re.search(r"^\s*Command: (.+)$", log.read_text(), re.MULTILINE)
+        if found is None:
+            raise SystemExit(f"{log} has no 'Command:' line: give --command")
+        command = found.group(1).strip()
+    commit = subprocess.run(["git", "-C", str(args.workdir), "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    rules = protocols.by_rule(protocols.job_seconds(args.workdir))
+    written = record_run(args.workdir, args.out or Path("reproductions") / args.name, name=args.name, commit=commit,
+                         command=command, wall_seconds=pipeline_bench.log_wall_seconds(log), rules=rules,
+                         explanations=args.explanations)
+    print(f"{len(written)} files under {(args.out or Path('reproductions') / args.name)}")
+
+
+if __name__ == "__main__":
+    main()

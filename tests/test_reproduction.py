@@ -1,0 +1,57 @@
+"""The reproduction record of a whole run: its tables, figures, records, agreement and RUN.md."""
+
+import gzip
+
+import pandas as pd
+import pytest
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.reproduction import record_run
+
+RULES = pd.DataFrame({"rule": ["fit", "kernel"], "jobs": [10, 2], "job_s": [3600.0, 60.0], "max_s": [400.0, 30.0],
+                      "share": [0.98, 0.02]})
+
+
+def finished_run(root):
+    tables, records, figures = root / "results/tables", root / "results/records", root / "figures"
+    for d in (tables, records, figures):
+        d.mkdir(parents=True)
+    pd.DataFrame({"dataset": ["sonar"], "paper_dataset": ["sonar"], "method": ["ksvm"], "paper_method": ["KSVM"],
+                  "mean": [0.80], "std": [0.02], "paper_mean": [0.60], "paper_std": [0.01]}).to_csv(
+        tables / "iklr_table3.csv", index=False)
+    (tables / "iklr_table3.md").write_text("| dataset | KSVM |\n")
+    (tables / "iklr_table3.html").write_text("<table>")
+    (records / "runs.csv").write_text("dataset,method,rep,accuracy\nsonar,ksvm,1,0.8\n")
+    (figures / "iklr_fig3.png").write_bytes(b"\x89PNG")
+    (figures / "iklr_fig3.pdf").write_bytes(b"%PDF")
+    (root / "results/environment.tsv").write_text("name\tvalue\ncpu_model\tAMD EPYC\ncpu_count\t2\n")
+    return root
+
+
+def test_a_whole_run_is_recorded_with_its_agreement_and_how_it_was_made(tmp_path):
+    run = finished_run(tmp_path / "run")
+    explanations = tmp_path / "explanations.yaml"
+    explanations.write_text("[]\n")
+    out = tmp_path / "reproductions/paper-x"
+    written = record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
+                         wall_seconds=3725.0, rules=RULES, explanations=explanations)
+    names = sorted(str(p.relative_to(out)) for p in written)
+    assert names == ["RUN.md", "agreement.csv", "agreement.md", "environment.tsv", "figures/iklr_fig3.png",
+                     "records/runs.csv.gz", "tables/iklr_table3.csv", "tables/iklr_table3.md"]
+    with gzip.open(out / "records/runs.csv.gz", "rt") as f:
+        assert f.read() == (run / "results/records/runs.csv").read_text()
+    assert "| iklr_table3 | 1 | 0 | 0% | 1 |" in (out / "agreement.md").read_text()
+    text = (out / "RUN.md").read_text()
+    assert "`abc123`" in text and "`snakemake all_paper_targets`" in text and "1 h 2 min 5 s, 12 jobs" in text
+    assert "AMD EPYC, 2" in text and "| fit" in text
+    # the same run recorded again gives the same bytes
+    before = {p: p.read_bytes() for p in written}
+    record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets", wall_seconds=3725.0,
+               rules=RULES, explanations=explanations)
+    assert all(p.read_bytes() == content for p, content in before.items())
+
+
+def test_a_directory_without_tables_is_refused(tmp_path):
+    with pytest.raises(KreinbenchError, match="holds no table"):
+        record_run(tmp_path, tmp_path / "out", name="x", commit="c", command="c", wall_seconds=1.0, rules=RULES,
+                   explanations=tmp_path / "e.yaml")
