@@ -31,13 +31,15 @@ onsuccess:
 
 
 rule all:
+    default_target: True
     input:
         rendered_tables(final_targets(), paper_targets(), agreement_targets()),
-    default_target: True
 
 
 # Only the papers' tables and figures of the config (with what they need), e.g.
 # `snakemake --cores all --configfile workflow/configs/paper-dank.yaml all_paper_targets`.
 rule all_paper_targets:
     input:
-        rendered_tables(paper_targets(), agreement_targets(), ["results/environment.tsv"]),
+        rendered_tables(
+            paper_targets(), agreement_targets(), ["results/environment.tsv"]
+        ),

@@ -78,3 +78,8 @@ def check(config: dict) -> None:
             if registry[name].task != TASKS[figure]:
                 raise KreinbenchError(f"config papers.dank_figures.{figure}: {name!r} is a {registry[name].task} "
                                       f"dataset, {figure} needs a {TASKS[figure]} one")
+
+
+def figure_params(config: dict, figure: str) -> dict:
+    """The params every DANK figure rule shares: its settings at the run's scale, seed and CV folds."""
+    return {"settings": settings(config, figure), "seed": config["seed"], "folds": config["cv_folds"]}

@@ -29,40 +29,61 @@ def final_targets():
 def paper_targets():
     """Every paper table and figure the config's `papers` asks for (rule all_paper_targets). The
     plan_* modules are imported by the paper rule files, included after this one."""
-    return (plan.iklr_targets(config) + plan.ying_targets(config) + plan_iklr.study_targets(config)
-            + plan_dank.dank_targets(config) + plan_dank_figures.targets(config))
+    return (
+        plan.iklr_targets(config)
+        + plan.ying_targets(config)
+        + plan_iklr.study_targets(config)
+        + plan_dank.dank_targets(config)
+        + plan_dank_figures.targets(config)
+    )
 
 
 def paper_table_csvs():
     """The CSV tables among the paper targets: what rule agreement judges cell by cell."""
-    return [t for t in paper_targets() if t.startswith("results/tables/") and t.endswith(".csv")]
+    return [
+        t
+        for t in paper_targets()
+        if t.startswith("results/tables/") and t.endswith(".csv")
+    ]
 
 
 def agreement_targets():
     """results/tables/agreement.{csv,md} when the config has paper tables."""
-    return ["results/tables/agreement.csv", "results/tables/agreement.md"] if paper_table_csvs() else []
+    return (
+        ["results/tables/agreement.csv", "results/tables/agreement.md"]
+        if paper_table_csvs()
+        else []
+    )
 
 
 def where_results_are():
     """The end of a successful run: the tables and figures this config makes that exist, and how to
     get the report (printed by the Snakefile's onsuccess)."""
-    made = [t for t in dict.fromkeys(final_targets() + paper_targets() + agreement_targets())
-            if Path(t).exists() and (t.endswith(".md") or t.endswith(".png"))]
+    made = [
+        t
+        for t in dict.fromkeys(final_targets() + paper_targets() + agreement_targets())
+        if Path(t).exists() and (t.endswith(".md") or t.endswith(".png"))
+    ]
     tables = [t for t in made if t.endswith(".md")]
     figures = [t for t in made if t.endswith(".png")]
     lines = ["", "Results of this config:"]
     lines += [f"  tables:  {', '.join(tables)}"] if tables else []
     lines += [f"  figures: {', '.join(figures)}"] if figures else []
-    lines += ["  (each table also as .csv and .html beside it; tidy records in results/records/)",
-              "  report:  snakemake --report report.html  (add this run's --configfile)"]
+    lines += [
+        "  (each table also as .csv and .html beside it; tidy records in results/records/)",
+        "  report:  snakemake --report report.html  (add this run's --configfile)",
+    ]
     return "\n".join(lines)
 
 
 def rendered_tables(*target_lists):
     """The targets of ``target_lists``, plus results/tables/<name>.html beside every Markdown table."""
     targets = [t for targets in target_lists for t in targets]
-    return targets + [t.removesuffix(".md") + ".html" for t in targets
-                      if t.startswith("results/tables/") and t.endswith(".md")]
+    return targets + [
+        t.removesuffix(".md") + ".html"
+        for t in targets
+        if t.startswith("results/tables/") and t.endswith(".md")
+    ]
 
 
 def rules_table_outputs():
@@ -75,4 +96,6 @@ def rules_table_outputs():
 
 
 def fit_inputs(wildcards):
-    return plan.fit_inputs(config, wildcards.dataset, wildcards.method, int(wildcards.rep))
+    return plan.fit_inputs(
+        config, wildcards.dataset, wildcards.method, int(wildcards.rep)
+    )

@@ -4,15 +4,17 @@ rule fetch:
     log:
         "logs/fetch/{dataset}.log",
     benchmark:
-        "logs/benchmark/fetch/{dataset}.tsv",
-    params:
-        entry=lambda wildcards: plan.canonical(plan.dataset_config_entry(config, wildcards.dataset)),
+        "logs/benchmark/fetch/{dataset}.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     threads: job_resources.threads("fetch")
     resources:
         mem_mb=job_resources.mem_mb("fetch"),
         runtime=job_resources.runtime("fetch"),
-    conda:
-        "../envs/kreinbench.yaml"
+    params:
+        entry=lambda wildcards: plan.canonical(
+            plan.dataset_config_entry(config, wildcards.dataset)
+        ),
     script:
         "../scripts/fetch.py"
 
@@ -25,15 +27,17 @@ rule split:
     log:
         "logs/split/{dataset}/rep{rep}.log",
     benchmark:
-        "logs/benchmark/split/{dataset}/rep{rep}.tsv",
-    params:
-        entry=lambda wildcards: plan.canonical(plan.dataset_config_entry(config, wildcards.dataset)),
-        seed=config["seed"],
+        "logs/benchmark/split/{dataset}/rep{rep}.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     threads: job_resources.threads("split")
     resources:
         mem_mb=job_resources.mem_mb("split"),
         runtime=job_resources.runtime("split"),
-    conda:
-        "../envs/kreinbench.yaml"
+    params:
+        entry=lambda wildcards: plan.canonical(
+            plan.dataset_config_entry(config, wildcards.dataset)
+        ),
+        seed=config["seed"],
     script:
         "../scripts/split.py"

@@ -6,16 +6,18 @@ rule fit:
     log:
         "logs/fit/{dataset}/{method}/rep{rep}.log",
     benchmark:
-        "logs/benchmark/fit/{dataset}/{method}/rep{rep}.tsv",
-    params:
-        method=lambda wildcards: plan.fit_params(config, wildcards.method),
-        cv_members=lambda wildcards: plan.cv_members(config, wildcards.method, wildcards.dataset),
-        cv_folds=config["cv_folds"],
+        "logs/benchmark/fit/{dataset}/{method}/rep{rep}.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     threads: job_resources.threads("fit")
     resources:
         mem_mb=job_resources.mem_mb("fit"),
         runtime=job_resources.runtime("fit"),
-    conda:
-        "../envs/kreinbench.yaml"
+    params:
+        method=lambda wildcards: plan.fit_params(config, wildcards.method),
+        cv_members=lambda wildcards: plan.cv_members(
+            config, wildcards.method, wildcards.dataset
+        ),
+        cv_folds=config["cv_folds"],
     script:
         "../scripts/fit.py"

@@ -13,21 +13,27 @@ for kernel_name in config["kernels"]:
         input:
             split="data/splits/{dataset}/rep{rep}.h5",
         output:
-            kernels=[f"results/kernels/{{dataset}}/rep{{rep}}/{instance}.h5" for instance in kernel_specs],
+            kernels=[
+                f"results/kernels/{{dataset}}/rep{{rep}}/{instance}.h5"
+                for instance in kernel_specs
+            ],
         log:
             f"logs/kernel/{{dataset}}/rep{{rep}}/{kernel_name}.log",
         benchmark:
             f"logs/benchmark/kernel/{{dataset}}/rep{{rep}}/{kernel_name}.tsv"
-        params:
-            specs={instance: plan.canonical(spec) for instance, spec in kernel_specs.items()},
         group:
             "dataset_rep"
+        conda:
+            "../envs/kreinbench.yaml"
         threads: job_resources.threads("kernel")
         resources:
             mem_mb=job_resources.mem_mb("kernel"),
             runtime=job_resources.runtime("kernel", instances=len(kernel_specs)),
-        conda:
-            "../envs/kreinbench.yaml"
+        params:
+            specs={
+                instance: plan.canonical(spec)
+                for instance, spec in kernel_specs.items()
+            },
         script:
             "../scripts/kernel.py"
 
@@ -40,15 +46,15 @@ rule spectrum:
     log:
         "logs/spectrum/{dataset}/rep{rep}/{instance}.log",
     benchmark:
-        "logs/benchmark/spectrum/{dataset}/rep{rep}/{instance}.tsv",
-    params:
-        kind=lambda wildcards: plan.instance_spectrum_kind(config, wildcards.instance),
-        seed=config["seed"],
+        "logs/benchmark/spectrum/{dataset}/rep{rep}/{instance}.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     threads: job_resources.threads("spectrum")
     resources:
         mem_mb=job_resources.mem_mb("spectrum"),
         runtime=job_resources.runtime("spectrum"),
-    conda:
-        "../envs/kreinbench.yaml"
+    params:
+        kind=lambda wildcards: plan.instance_spectrum_kind(config, wildcards.instance),
+        seed=config["seed"],
     script:
         "../scripts/spectrum.py"

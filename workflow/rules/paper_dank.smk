@@ -22,11 +22,11 @@ rule dank_table1:
     log:
         "logs/dank_table1/dank_table1.log",
     benchmark:
-        "logs/benchmark/dank_table1/dank_table1.tsv",
-    params:
-        settings=lambda wildcards: plan_dank.table1_settings(config),
+        "logs/benchmark/dank_table1/dank_table1.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        settings=lambda wildcards: plan_dank.table1_settings(config),
     script:
         "../scripts/dank_table1.py"
 
@@ -47,11 +47,11 @@ rule dank_table3:
     log:
         "logs/dank_table3/dank_table3.log",
     benchmark:
-        "logs/benchmark/dank_table3/dank_table3.tsv",
-    params:
-        settings=lambda wildcards: plan_dank.table3_settings(config),
+        "logs/benchmark/dank_table3/dank_table3.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        settings=lambda wildcards: plan_dank.table3_settings(config),
     script:
         "../scripts/dank_table3.py"
 
@@ -73,11 +73,11 @@ rule dank_fig5:
     log:
         "logs/dank_fig5/dank_fig5.log",
     benchmark:
-        "logs/benchmark/dank_fig5/dank_fig5.tsv",
-    params:
-        settings=lambda wildcards: plan_dank.fig5_settings(config),
+        "logs/benchmark/dank_fig5/dank_fig5.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        settings=lambda wildcards: plan_dank.fig5_settings(config),
     script:
         "../scripts/dank_fig5.py"
 
@@ -97,11 +97,11 @@ rule dank_fig7:
     log:
         "logs/dank_fig7/dank_fig7.log",
     benchmark:
-        "logs/benchmark/dank_fig7/dank_fig7.tsv",
-    params:
-        settings=lambda wildcards: plan_dank.fig7_settings(config),
+        "logs/benchmark/dank_fig7/dank_fig7.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        settings=lambda wildcards: plan_dank.fig7_settings(config),
     script:
         "../scripts/dank_fig7.py"
 
@@ -121,10 +121,10 @@ rule dank_fig8:
     log:
         "logs/dank_fig8/dank_fig8.log",
     benchmark:
-        "logs/benchmark/dank_fig8/dank_fig8.tsv",
-    params:
-        settings=lambda wildcards: plan_dank.fig8_settings(config),
+        "logs/benchmark/dank_fig8/dank_fig8.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        settings=lambda wildcards: plan_dank.fig8_settings(config),
     script:
         "../scripts/dank_fig8.py"

@@ -6,27 +6,25 @@ import kreinbench.plan_dank_figures as plan_dank_figures
 plan_dank_figures.check(config)
 
 
-def dank_figure_params(figure):
-    """The params every DANK figure rule shares: its settings at the run's scale, seed and CV folds."""
-    return {"settings": plan_dank_figures.settings(config, figure), "seed": config["seed"],
-            "folds": config["cv_folds"]}
-
-
 rule dank_clowns:
     input:
-        manifest=lambda wildcards: plan_dank_figures.manifest(plan_dank_figures.settings(config, "fig1")["dataset"]),
+        manifest=lambda wildcards: plan_dank_figures.manifest(
+            plan_dank_figures.settings(config, "fig1")["dataset"]
+        ),
     output:
         panels="results/dank_figures/clowns.npz",
     log:
         "logs/dank_clowns/dank_clowns.log",
     benchmark:
-        "logs/benchmark/dank_clowns/dank_clowns.tsv",
-    params:
-        **dank_figure_params("fig1"),
-        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig1")["dataset"],
-        entry=lambda wildcards: plan_dank_figures.entry(config, plan_dank_figures.settings(config, "fig1")["dataset"]),
+        "logs/benchmark/dank_clowns/dank_clowns.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        **plan_dank_figures.figure_params(config, "fig1"),
+        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig1")["dataset"],
+        entry=lambda wildcards: plan_dank_figures.entry(
+            config, plan_dank_figures.settings(config, "fig1")["dataset"]
+        ),
     script:
         "../scripts/dank_clowns.py"
 
@@ -47,7 +45,7 @@ rule dank_fig1:
     log:
         "logs/dank_fig1/dank_fig1.log",
     benchmark:
-        "logs/benchmark/dank_fig1/dank_fig1.tsv",
+        "logs/benchmark/dank_fig1/dank_fig1.tsv"
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -70,7 +68,7 @@ rule dank_fig2:
     log:
         "logs/dank_fig2/dank_fig2.log",
     benchmark:
-        "logs/benchmark/dank_fig2/dank_fig2.tsv",
+        "logs/benchmark/dank_fig2/dank_fig2.tsv"
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -79,7 +77,9 @@ rule dank_fig2:
 
 rule dank_fig4:
     input:
-        split=lambda wildcards: plan.split_path(plan_dank_figures.settings(config, "fig4")["dataset"], 1),
+        split=lambda wildcards: plan.split_path(
+            plan_dank_figures.settings(config, "fig4")["dataset"], 1
+        ),
     output:
         png=report(
             "figures/dank_fig4.png",
@@ -92,19 +92,21 @@ rule dank_fig4:
     log:
         "logs/dank_fig4/dank_fig4.log",
     benchmark:
-        "logs/benchmark/dank_fig4/dank_fig4.tsv",
-    params:
-        **dank_figure_params("fig4"),
-        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig4")["dataset"],
+        "logs/benchmark/dank_fig4/dank_fig4.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        **plan_dank_figures.figure_params(config, "fig4"),
+        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig4")["dataset"],
     script:
         "../scripts/dank_fig4.py"
 
 
 rule dank_fig6:
     input:
-        manifest=lambda wildcards: plan_dank_figures.manifest(plan_dank_figures.settings(config, "fig6")["dataset"]),
+        manifest=lambda wildcards: plan_dank_figures.manifest(
+            plan_dank_figures.settings(config, "fig6")["dataset"]
+        ),
         paper="workflow/paper_values/dank_fig6.csv",
     output:
         csv=report(
@@ -125,20 +127,24 @@ rule dank_fig6:
     log:
         "logs/dank_fig6/dank_fig6.log",
     benchmark:
-        "logs/benchmark/dank_fig6/dank_fig6.tsv",
-    params:
-        **dank_figure_params("fig6"),
-        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig6")["dataset"],
-        entry=lambda wildcards: plan_dank_figures.entry(config, plan_dank_figures.settings(config, "fig6")["dataset"]),
+        "logs/benchmark/dank_fig6/dank_fig6.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        **plan_dank_figures.figure_params(config, "fig6"),
+        dataset=lambda wildcards: plan_dank_figures.settings(config, "fig6")["dataset"],
+        entry=lambda wildcards: plan_dank_figures.entry(
+            config, plan_dank_figures.settings(config, "fig6")["dataset"]
+        ),
     script:
         "../scripts/dank_fig6.py"
 
 
 rule dank_fig9:
     input:
-        manifests=[plan_dank_figures.manifest(d) for d in plan_dank_figures.FIG9_DATASETS],
+        manifests=[
+            plan_dank_figures.manifest(d) for d in plan_dank_figures.FIG9_DATASETS
+        ],
         paper="workflow/paper_values/dank_fig9.csv",
     output:
         csv=report(
@@ -159,13 +165,16 @@ rule dank_fig9:
     log:
         "logs/dank_fig9/dank_fig9.log",
     benchmark:
-        "logs/benchmark/dank_fig9/dank_fig9.tsv",
-    params:
-        **dank_figure_params("fig9"),
-        datasets=plan_dank_figures.FIG9_DATASETS,
-        entries={d: plan_dank_figures.entry(config, d) for d in plan_dank_figures.FIG9_DATASETS},
+        "logs/benchmark/dank_fig9/dank_fig9.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        **plan_dank_figures.figure_params(config, "fig9"),
+        datasets=plan_dank_figures.FIG9_DATASETS,
+        entries={
+            d: plan_dank_figures.entry(config, d)
+            for d in plan_dank_figures.FIG9_DATASETS
+        },
     script:
         "../scripts/dank_fig9.py"
 
@@ -178,11 +187,11 @@ rule dank_svr_rep:
     log:
         "logs/dank_svr_rep/{dataset}/rep{rep}.log",
     benchmark:
-        "logs/benchmark/dank_svr_rep/{dataset}/rep{rep}.tsv",
-    params:
-        **dank_figure_params("table4"),
+        "logs/benchmark/dank_svr_rep/{dataset}/rep{rep}.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        **plan_dank_figures.figure_params(config, "table4"),
     script:
         "../scripts/dank_svr_rep.py"
 
@@ -204,11 +213,13 @@ rule dank_table4:
     log:
         "logs/dank_table4/dank_table4.log",
     benchmark:
-        "logs/benchmark/dank_table4/dank_table4.tsv",
-    params:
-        **dank_figure_params("table4"),
-        datasets=lambda wildcards: plan_dank_figures.settings(config, "table4")["datasets"],
+        "logs/benchmark/dank_table4/dank_table4.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        **plan_dank_figures.figure_params(config, "table4"),
+        datasets=lambda wildcards: plan_dank_figures.settings(config, "table4")[
+            "datasets"
+        ],
     script:
         "../scripts/dank_table4.py"

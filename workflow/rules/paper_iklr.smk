@@ -27,11 +27,11 @@ rule iklr_table2:
     log:
         "logs/iklr_table2/iklr_table2.log",
     benchmark:
-        "logs/benchmark/iklr_table2/iklr_table2.tsv",
-    params:
-        kernel=lambda wildcards: plan.canonical(plan.tl1_kernel_spec(config)),
+        "logs/benchmark/iklr_table2/iklr_table2.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        kernel=lambda wildcards: plan.canonical(plan.tl1_kernel_spec(config)),
     script:
         "../scripts/iklr_table2.py"
 
@@ -52,13 +52,13 @@ rule iklr_table3:
     log:
         "logs/iklr_table3/iklr_table3.log",
     benchmark:
-        "logs/benchmark/iklr_table3/iklr_table3.tsv",
+        "logs/benchmark/iklr_table3/iklr_table3.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         names=plan.paper_names(config, "iklr"),
         datasets=config["datasets"],
         methods=plan_iklr.table3_methods(config),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_table3.py"
 
@@ -79,12 +79,12 @@ rule iklr_fig3:
     log:
         "logs/iklr_fig3/iklr_fig3.log",
     benchmark:
-        "logs/benchmark/iklr_fig3/iklr_fig3.tsv",
+        "logs/benchmark/iklr_fig3/iklr_fig3.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         datasets=plan.iklr_fig3_datasets(config),
         methods=plan.iklr_fig3_methods(config),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_fig3.py"
 
@@ -105,12 +105,12 @@ rule iklr_table7:
     log:
         "logs/iklr_table7/iklr_table7.log",
     benchmark:
-        "logs/benchmark/iklr_table7/iklr_table7.tsv",
+        "logs/benchmark/iklr_table7/iklr_table7.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table7"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table7"),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_table7.py"
 
@@ -132,12 +132,12 @@ rule iklr_table6:
     log:
         "logs/iklr_table6/iklr_table6.log",
     benchmark:
-        "logs/benchmark/iklr_table6/iklr_table6.tsv",
+        "logs/benchmark/iklr_table6/iklr_table6.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table6"),
         methods=lambda wildcards: plan_iklr.table6_methods(config),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_table6.py"
 
@@ -160,7 +160,7 @@ rule iklr_fig_init:
     log:
         "logs/iklr_fig_init/iklr_fig_init.log",
     benchmark:
-        "logs/benchmark/iklr_fig_init/iklr_fig_init.tsv",
+        "logs/benchmark/iklr_fig_init/iklr_fig_init.tsv"
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -191,12 +191,12 @@ rule iklr_fig2:
     log:
         "logs/iklr_fig2/iklr_fig2.log",
     benchmark:
-        "logs/benchmark/iklr_fig2/iklr_fig2.tsv",
+        "logs/benchmark/iklr_fig2/iklr_fig2.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "fig2"),
         methods=lambda wildcards: plan_iklr.fig2_methods(config),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_fig2.py"
 
@@ -218,12 +218,12 @@ rule iklr_table4:
     log:
         "logs/iklr_table4/iklr_table4.log",
     benchmark:
-        "logs/benchmark/iklr_table4/iklr_table4.tsv",
+        "logs/benchmark/iklr_table4/iklr_table4.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table4"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table4"),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_table4.py"
 
@@ -245,13 +245,13 @@ rule iklr_table5:
     log:
         "logs/iklr_table5/iklr_table5.log",
     benchmark:
-        "logs/benchmark/iklr_table5/iklr_table5.tsv",
+        "logs/benchmark/iklr_table5/iklr_table5.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table5"),
         methods=lambda wildcards: plan_iklr.study_methods(config, "table5"),
         spectrum_method=lambda wildcards: plan_iklr.table5_spectrum_method(config),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/iklr_table5.py"
 
@@ -273,13 +273,17 @@ rule iklr_mm17_table2:
     log:
         "logs/iklr_mm17_table2/iklr_mm17_table2.log",
     benchmark:
-        "logs/benchmark/iklr_mm17_table2/iklr_mm17_table2.tsv",
-    params:
-        names=lambda wildcards: plan.paper_names(config, plan_iklr.MM17),
-        datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "table2", plan_iklr.MM17)),
-        methods=lambda wildcards: list(plan_iklr.study_methods(config, "table2", plan_iklr.MM17)),
+        "logs/benchmark/iklr_mm17_table2/iklr_mm17_table2.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        names=lambda wildcards: plan.paper_names(config, plan_iklr.MM17),
+        datasets=lambda wildcards: list(
+            plan_iklr.study_datasets(config, "table2", plan_iklr.MM17)
+        ),
+        methods=lambda wildcards: list(
+            plan_iklr.study_methods(config, "table2", plan_iklr.MM17)
+        ),
     script:
         "../scripts/iklr_mm17_table2.py"
 
@@ -301,11 +305,15 @@ rule iklr_mm17_fig1:
     log:
         "logs/iklr_mm17_fig1/iklr_mm17_fig1.log",
     benchmark:
-        "logs/benchmark/iklr_mm17_fig1/iklr_mm17_fig1.tsv",
-    params:
-        datasets=lambda wildcards: list(plan_iklr.study_datasets(config, "fig1", plan_iklr.MM17)),
-        methods=lambda wildcards: plan_iklr.study_methods(config, "fig1", plan_iklr.MM17),
+        "logs/benchmark/iklr_mm17_fig1/iklr_mm17_fig1.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        datasets=lambda wildcards: list(
+            plan_iklr.study_datasets(config, "fig1", plan_iklr.MM17)
+        ),
+        methods=lambda wildcards: plan_iklr.study_methods(
+            config, "fig1", plan_iklr.MM17
+        ),
     script:
         "../scripts/iklr_mm17_fig1.py"

@@ -19,13 +19,13 @@ rule ying_table3:
     log:
         "logs/ying_table3/ying_table3.log",
     benchmark:
-        "logs/benchmark/ying_table3/ying_table3.tsv",
+        "logs/benchmark/ying_table3/ying_table3.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         names=plan.paper_names(config, "ying"),
         datasets=config["datasets"],
         methods=list(config["methods"]),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/ying_table3.py"
 
@@ -46,11 +46,11 @@ rule ying_fig1:
     log:
         "logs/ying_fig1/ying_fig1.log",
     benchmark:
-        "logs/benchmark/ying_fig1/ying_fig1.tsv",
+        "logs/benchmark/ying_fig1/ying_fig1.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         datasets=plan.ying_fig1_datasets(config),
         methods=plan.paper_names(config, "ying")["methods"],
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/ying_fig1.py"

@@ -22,17 +22,17 @@ rule table:
     log:
         "logs/table/table.log",
     benchmark:
-        "logs/benchmark/table/table.tsv",
-    params:
-        methods=plan.table_methods(config),
-        labels=plan.method_labels(config, list(config["methods"])),
-        cv_folds=config["cv_folds"],
+        "logs/benchmark/table/table.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     threads: job_resources.threads("table")
     resources:
         mem_mb=job_resources.mem_mb("table"),
         runtime=job_resources.runtime("table"),
-    conda:
-        "../envs/kreinbench.yaml"
+    params:
+        methods=plan.table_methods(config),
+        labels=plan.method_labels(config, list(config["methods"])),
+        cv_folds=config["cv_folds"],
     script:
         "../scripts/table.py"
 
@@ -52,16 +52,18 @@ rule figure:
     log:
         "logs/figure/convergence.log",
     benchmark:
-        "logs/benchmark/figure/convergence.tsv",
-    params:
-        # A function: evaluated only when the config has a convergence figure.
-        labels=lambda wildcards: plan.method_labels(config, config["figures"]["convergence"]["methods"]),
+        "logs/benchmark/figure/convergence.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     threads: job_resources.threads("figure")
     resources:
         mem_mb=job_resources.mem_mb("figure"),
         runtime=job_resources.runtime("figure"),
-    conda:
-        "../envs/kreinbench.yaml"
+    params:
+        # A function: evaluated only when the config has a convergence figure.
+        labels=lambda wildcards: plan.method_labels(
+            config, config["figures"]["convergence"]["methods"]
+        ),
     script:
         "../scripts/figure.py"
 
@@ -79,12 +81,12 @@ rule environment:
     log:
         "logs/environment/environment.log",
     benchmark:
-        "logs/benchmark/environment/environment.tsv",
+        "logs/benchmark/environment/environment.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
     params:
         # Changed params rerun a job: an upgraded package rewrites the record.
         versions=software_versions(),
-    conda:
-        "../envs/kreinbench.yaml"
     script:
         "../scripts/environment.py"
 
@@ -105,7 +107,7 @@ rule table_html:
     log:
         "logs/table_html/{table}.log",
     benchmark:
-        "logs/benchmark/table_html/{table}.tsv",
+        "logs/benchmark/table_html/{table}.tsv"
     wildcard_constraints:
         table="[A-Za-z0-9_]+",
     conda:
@@ -131,10 +133,10 @@ rule agreement:
     log:
         "logs/agreement/agreement.log",
     benchmark:
-        "logs/benchmark/agreement/agreement.tsv",
-    params:
-        title="Agreement of this run's paper tables with the papers",
+        "logs/benchmark/agreement/agreement.tsv"
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        title="Agreement of this run's paper tables with the papers",
     script:
         "../scripts/agreement.py"
