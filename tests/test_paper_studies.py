@@ -52,6 +52,25 @@ def test_a_method_with_datasets_is_fitted_on_those_only_and_left_out_of_table_ii
     assert plan_iklr.study_targets(STUDY_CONFIG) == ["results/tables/iklr_table7.csv", "results/tables/iklr_table7.md"]
 
 
+def test_table_iii_rows_are_its_own_datasets_and_its_columns_the_methods_fitted_on_all_of_them():
+    # The paper's Table III is on its small sets; the larger ones serve the studies only (§V-B).
+    config = {**STUDY_CONFIG, "datasets": ["blobs", "sonar", "eeg"],
+              "methods": {"ksvm": {"estimator": "KSVM", "kernel": "tl1", "grid": {"C": [1.0]},
+                                   "datasets": ["blobs", "sonar"]},
+                          "ccicp-sgd": iklr("ccicp-sgd"),
+                          "cccp-gd": {**iklr("cccp-gd"), "datasets": ["blobs", "eeg"]}},
+              "papers": {"iklr": {"table3": {"datasets": ["blobs", "sonar"]}}}}
+    assert plan_iklr.table3_datasets(config) == ["blobs", "sonar"]
+    assert plan_iklr.table3_methods(config) == ["ksvm", "ccicp-sgd"]
+    assert plan_iklr.table3_datasets(STUDY_CONFIG) == ["blobs"]
+    plan_iklr.check_studies(config)
+    with pytest.raises(KreinbenchError, match=r"papers.iklr.table3.datasets: 'iris' is not in datasets"):
+        plan_iklr.check_studies({**config, "papers": {"iklr": {"table3": {"datasets": ["iris"]}}}})
+    fig3 = {**config, "papers": {"iklr": {"methods": {"cccp-gd": "CCCP-GD"}, "fig3": {"datasets": ["sonar"]}}}}
+    with pytest.raises(KreinbenchError, match=r"papers.iklr.fig3: method 'cccp-gd' is not fitted on sonar"):
+        plan_iklr.check_studies(fig3)
+
+
 def test_a_study_method_not_fitted_on_a_study_dataset_is_an_error():
     bad = {**STUDY_CONFIG, "datasets": ["blobs", "sonar"], "papers": {"iklr": {"table7": {"datasets": ["sonar"], "methods": ["ccicp-sgd-i"]}}}}
     with pytest.raises(KreinbenchError, match="'ccicp-sgd-i' is not fitted on sonar"):

@@ -16,7 +16,7 @@ from typing import Any
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import ESTIMATORS
 from kreinbench.methods.iklr import SOLVERS
-from kreinbench.plan import method_datasets, method_spec, paper_names
+from kreinbench.plan import iklr_fig3_datasets, iklr_fig3_methods, method_datasets, method_spec, paper_names
 
 # Study key of papers.iklr -> the files it adds to rule `all`.
 STUDY_TARGETS = {
@@ -63,10 +63,18 @@ def iklr_setting(config: dict, method: str) -> dict[str, Any]:
     return {"solver": estimator.solver, "init": estimator.init, "eps": eps}
 
 
+def table3_datasets(config: dict) -> list[str]:
+    """Table III's rows: ``papers.iklr.table3.datasets`` (the paper's 16 small-scale sets; its four
+    larger ones serve Table IV only), or else every config dataset."""
+    spec = config.get("papers", {}).get("iklr", {}).get("table3", True)
+    return list(spec["datasets"]) if isinstance(spec, dict) else list(config["datasets"])
+
+
 def table3_methods(config: dict) -> list[str]:
-    """Table III's columns: the config methods fitted on every dataset (one restricted to some
-    datasets by its ``datasets`` key serves a study, in that study's table)."""
-    return [m for m in config["methods"] if "datasets" not in config["methods"][m]]
+    """Table III's columns: the config methods fitted on every Table III dataset (one fitted on
+    fewer serves a study, in that study's table)."""
+    rows = set(table3_datasets(config))
+    return [m for m in config["methods"] if rows <= set(method_datasets(config, m))]
 
 
 def study_datasets(config: dict, name: str, paper: str = "iklr") -> dict[str, str]:
@@ -104,7 +112,8 @@ def fig2_methods(config: dict) -> dict[str, float]:
 
 
 def check_studies(config: dict) -> None:
-    """Every study's datasets and methods exist, each method is fitted on each study dataset, and
+    """Every study's datasets and methods exist, each method is fitted on each study dataset (and
+    on Fig. 3's panels), Table III's rows are config datasets, and
     no two methods of Table VI (or Fig. 2) share a solver and α⁽⁰⁾ (an ε): one cell, one method.
     Fig. 2's methods are CCICP-GD (:func:`fig2_methods`); Table V's μ come from its method the
     paper calls CCICP-GD (:data:`TABLE5_SPECTRUM_METHOD`), and MM'17 Fig. 1's methods have its colours."""
@@ -119,6 +128,14 @@ def check_studies(config: dict) -> None:
             if missing:
                 raise KreinbenchError(f"config papers.{paper}.{name}: method {method!r} is not fitted on "
                                       f"{', '.join(missing)} (its methods.{method}.datasets)")
+    for dataset in table3_datasets(config):
+        if dataset not in config["datasets"]:
+            raise KreinbenchError(f"config papers.iklr.table3.datasets: {dataset!r} is not in datasets")
+    for method in iklr_fig3_methods(config):
+        missing = [d for d in iklr_fig3_datasets(config) if d not in method_datasets(config, method)]
+        if missing:
+            raise KreinbenchError(f"config papers.iklr.fig3: method {method!r} is not fitted on {', '.join(missing)} "
+                                  f"(its methods.{method}.datasets)")
     if study(config, "table5") and TABLE5_SPECTRUM_METHOD not in study_methods(config, "table5").values():
         raise KreinbenchError(f"config papers.iklr.table5.methods: none is the paper's {TABLE5_SPECTRUM_METHOD} "
                               f"(papers.iklr.methods), whose Affine-Invariant kernel gives Table V's μ_min and μ_max")

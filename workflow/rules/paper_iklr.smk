@@ -57,7 +57,7 @@ rule iklr_table3:
         "../envs/kreinbench.yaml"
     params:
         names=plan.paper_names(config, "iklr"),
-        datasets=config["datasets"],
+        datasets=plan_iklr.table3_datasets(config),
         methods=plan_iklr.table3_methods(config),
     script:
         "../scripts/iklr_table3.py"
