@@ -23,9 +23,10 @@ from kreinbench.data import download
 from kreinbench.data.download import MIRROR_ENV, DownloadPolicy, download_file
 from kreinbench.data.fetch import fetch_dataset, read_manifest
 from kreinbench.data.parse import parse_dataset
-from kreinbench.data.registry import get_dataset, load_registry, spec_from_entry
+from kreinbench.data.registry import dataset_entry, get_dataset, load_registry, spec_from_entry
 from kreinbench.data.split import read_split, split_dataset
-from kreinbench.errors import DataError
+from kreinbench import plan
+from kreinbench.errors import DataError, KreinbenchError
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "datasets"
@@ -197,7 +198,7 @@ def test_download_from_mirror_normalize_and_split(server, tmp_path, name):
         assert set(np.unique(split.y_train)) == {-1.0, 1.0}
 
 
-TABLE2_DATASETS = ["monks1", "spect", "fertility"]
+TABLE2_DATASETS = ["monks1", "spect", "fertility", "splice"]
 
 
 def test_iklr_table2_rule_regenerates_the_paper_statistics(server, tmp_path):
@@ -212,10 +213,11 @@ def test_iklr_table2_rule_regenerates_the_paper_statistics(server, tmp_path):
     config["dataset_options"] = {d: config["dataset_options"][d] for d in TABLE2_DATASETS if d in config["dataset_options"]}
     config["repetitions"] = 1
     config["mirror"] = server
+    config["offline"] = True  # LIBSVM's splice is in no mirror: splice-uci stands in its row
     config["papers"]["iklr"]["fig3"] = {"datasets": ["monks1"]}  # panels must be config datasets
     # The studies' methods (Tables VI, VII, Fig. 2) name datasets outside this subset.
     config["methods"] = {name: spec for name, spec in config["methods"].items() if "datasets" not in spec}
-    for study in ("table4", "table6", "table7", "fig2"):  # (Table IV: EEG, madelon, ...)
+    for study in ("table3", "table4", "table6", "table7", "fig2"):  # (Table IV: EEG, madelon, ...)
         config["papers"]["iklr"].pop(study, None)
     config["papers"].pop("iklr_mm17", None)  # MM'17's datasets
     (tmp_path / "paper.yaml").write_text(yaml.safe_dump(config))
@@ -223,14 +225,57 @@ def test_iklr_table2_rule_regenerates_the_paper_statistics(server, tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     table = pd.read_csv(tmp_path / "results/tables/iklr_table2.csv").set_index("dataset")
-    assert list(table.index) == ["fertility", "spect", "monks1"]  # the paper's row order
+    # the paper's row order; splice-uci stands in the paper's splice row, said in the note
+    assert list(table.index) == ["fertility", "spect", "monks1", "splice-uci"]
+    assert table.loc["splice-uci", "paper_dataset"] == "splice" and table.loc["splice-uci", "n_paper"] == 1000
+    assert "offline: splice-uci stands in for splice" in table.loc["splice-uci", "note"]
     for name in ["fertility", "monks1"]:
         assert table.loc[name, "m"] == table.loc[name, "m_paper"]
     assert (table["n"] == table["n_paper"]).all()
     assert (table["n_train"] == table["n"] // 2).all()
-    ratio = table["mu_max"] / table["mu_max_paper"]
+    ratio = (table["mu_max"] / table["mu_max_paper"]).drop("splice-uci")  # another coding of the sequences
     assert ratio.between(0.9, 1.1).all(), ratio
-    assert (table.loc[["monks1", "spect", "fertility"], "mu_min"] < 0).all()  # clearly indefinite in the paper too
+    assert (table.loc[["monks1", "spect", "fertility"], "mu_min"] < 0).all()
+    assert "splice (`splice-uci`)" in (tmp_path / "results/tables/iklr_table2.md").read_text()  # clearly indefinite in the paper too
     split = read_split(tmp_path / "data/splits/monks1/rep1.h5")
     assert json.loads(split.attrs["parts"]) == ["train"] and split.attrs["protocol"] == "random"
     assert "monks-1.train file" in (tmp_path / "results/tables/iklr_table2.md").read_text()
+
+
+def test_offline_substitutes_stand_in_everywhere_the_config_names_the_original():
+    config = yaml.safe_load((ROOT / "workflow/configs/paper-iklr.yaml").read_text())
+    assert plan.offline_config(config) is config  # online: the config as written
+    offline = plan.offline_config({**config, "offline": "true"})  # `--config offline=true` is a string
+    assert "splice" not in offline["datasets"] and offline["datasets"][14] == "splice-uci"
+    assert offline["dataset_options"]["splice-uci"] == {"split": {"max_n": 1000}}
+    assert "splice" not in offline["dataset_options"]
+    assert "splice-uci" in offline["methods"]["ksvm"]["datasets"]
+    assert "splice-uci" in offline["papers"]["iklr_mm17"]["table2"]["datasets"]
+    assert "splice-uci" in offline["papers"]["iklr"]["table3"]["datasets"]
+    # the substitute keeps the paper's row name in every paper's tables
+    assert plan.paper_names(offline, "iklr")["datasets"]["splice-uci"] == "splice"
+    assert plan.paper_names(offline, "iklr_mm17")["datasets"]["splice-uci"] == "splice"
+    assert plan.stand_ins(offline) == {"splice-uci": "splice"} and plan.stand_ins(config) == {}
+    plan.check_config(offline)
+    with pytest.raises(KreinbenchError, match=r"offline_substitutes.splice: its substitute 'monks1' is already"):
+        plan.offline_config({**config, "offline": True, "offline_substitutes": {"splice": {"dataset": "monks1"}}})
+
+
+def test_a_failed_fetch_of_a_dataset_with_an_offline_substitute_says_how_to_run_without_it(monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    from kreinbench.stages import data as data_stage
+
+    def unreachable(spec, manifest, mirror=None):
+        raise DataError(f"{spec.name}: every source failed")
+
+    monkeypatch.setattr(data_stage, "fetch_dataset", unreachable)
+    entry = dataset_entry("splice")
+    job = SimpleNamespace(wildcards=SimpleNamespace(dataset="splice"), params=SimpleNamespace(entry=entry),
+                          output=SimpleNamespace(manifest=str(tmp_path / "manifest.json")),
+                          config={"offline_substitutes": {"splice": {"dataset": "splice-uci"}}})
+    with pytest.raises(DataError, match=r"(?s)every source failed.*`--config offline=true`.*'splice-uci' in 'splice'"):
+        data_stage.fetch(job)
+    job.config = {}
+    with pytest.raises(DataError, match=r"every source failed$"):
+        data_stage.fetch(job)

@@ -342,6 +342,54 @@ def scaled_config(config: dict) -> dict:
     return scaled
 
 
+def offline_config(config: dict) -> dict:
+    """The config with ``offline_substitutes`` applied when ``offline`` is true (``--config offline=true``).
+
+    A paper dataset whose published file is in no offline mirror (IKLR's LIBSVM ``splice``) is
+    replaced, everywhere the config names it, by the closest source that is (``splice-uci``, the
+    same UCI sequences), with the substitute's own ``options`` (its dataset_options). Its rows
+    keep the paper's name (``papers.<paper>.datasets``), so every table shows the substitute as
+    ``dataset`` beside the paper's ``paper_dataset``: the difference is stated where it matters.
+    """
+    if not stand_ins(config):
+        return config
+    substitutes = config["offline_substitutes"]
+    for original, sub in substitutes.items():
+        if original not in config["datasets"]:
+            raise KreinbenchError(f"config offline_substitutes.{original}: {original!r} is not in datasets")
+        if sub["dataset"] in config["datasets"]:
+            raise KreinbenchError(f"config offline_substitutes.{original}: its substitute {sub['dataset']!r} is "
+                                  f"already in datasets")
+    rename = {original: sub["dataset"] for original, sub in substitutes.items()}
+
+    def renamed(node):
+        if isinstance(node, str):
+            return rename.get(node, node)
+        if isinstance(node, list):
+            return [renamed(item) for item in node]
+        if isinstance(node, dict):
+            return {rename.get(key, key): renamed(value) for key, value in node.items()}
+        return node
+
+    options = {name: entry for name, entry in config.get("dataset_options", {}).items() if name not in rename}
+    options.update({sub["dataset"]: sub.get("options", {}) for sub in substitutes.values()})
+    papers = {}
+    for paper, spec in config.get("papers", {}).items():
+        # The substitute stands in the original's row, under the paper's name for it.
+        rows = {rename.get(ours, ours): theirs for ours, theirs in spec.get("datasets", {}).items()}
+        rows.update({sub: spec.get("datasets", {}).get(original, original) for original, sub in rename.items()})
+        papers[paper] = {**renamed({key: value for key, value in spec.items() if key != "datasets"}), "datasets": rows}
+    return {**config, "datasets": renamed(config["datasets"]), "methods": renamed(config["methods"]),
+            "dataset_options": options, "papers": papers}
+
+
+def stand_ins(config: dict) -> dict[str, str]:
+    """``{substitute: original}`` of the offline substitutes in use (:func:`offline_config`)."""
+    if config.get("offline") not in (True, "true"):
+        return {}
+    return {sub["dataset"]: original for original, sub in config.get("offline_substitutes", {}).items()}
+
+
 # The methods of IKLR Fig. 3, in the paper's legend order.
 IKLR_FIG3_METHODS = ("CCCP-GD", "CCICP-GD", "CCICP-SGD")
 

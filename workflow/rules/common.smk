@@ -4,7 +4,10 @@ import kreinbench.plan as plan
 from kreinbench.resources import JobResources
 from kreinbench.environment import software_versions
 
-# `--config scale=small`: the config's `scales.small` (fewer repetitions, n capped) applies.
+# `--config offline=true`: datasets with no offline source are replaced by their
+# `offline_substitutes`; then `--config scale=small`: the config's `scales.small` (fewer
+# repetitions, n capped) applies.
+config.update(plan.offline_config(config))
 config.update(plan.scaled_config(config))
 plan.check_config(config)
 # mem_mb, runtime (minutes) and threads of every job from its size (kreinbench.resources).

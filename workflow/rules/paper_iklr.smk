@@ -32,6 +32,7 @@ rule iklr_table2:
         "../envs/kreinbench.yaml"
     params:
         kernel=lambda wildcards: plan.canonical(plan.tl1_kernel_spec(config)),
+        stand_ins=plan.stand_ins(config),
     script:
         "../scripts/iklr_table2.py"
 

@@ -8,6 +8,7 @@ from kreinbench.data.fetch import fetch_dataset, read_manifest
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import split_dataset, write_split
+from kreinbench.errors import DataError
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +19,14 @@ def fetch(snakemake) -> None:
     # canonical URLs; unset: $KREINBENCH_MIRROR) is read from the config, not passed as a rule
     # parameter: the files are pinned by sha256, so where they come from must not make Snakemake
     # rerun the fetch and everything downstream.
-    manifest = fetch_dataset(spec, snakemake.output.manifest, mirror=snakemake.config.get("mirror"))
+    try:
+        manifest = fetch_dataset(spec, snakemake.output.manifest, mirror=snakemake.config.get("mirror"))
+    except DataError as err:
+        substitute = snakemake.config.get("offline_substitutes", {}).get(spec.name)
+        if substitute is None:
+            raise
+        raise DataError(f"{err}\nWithout network, add `--config offline=true`: the config's offline_substitutes "
+                        f"then puts {substitute['dataset']!r} in {spec.name!r}'s place") from err
     for entry in manifest["files"]:
         log.info("fetched %s (%d bytes, sha256 %s) from %s", entry["file"], entry["size"], entry["sha256"], entry["origin"])
 

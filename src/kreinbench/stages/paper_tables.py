@@ -58,15 +58,22 @@ def dataset_statistics(split_path: str, kernel_spec: dict) -> dict:
             "n_train": split.y_train.size, "mu_min": mu_min, "mu_max": mu_max}
 
 
-def table2_frame(stats: list[dict], paper: pd.DataFrame) -> pd.DataFrame:
-    """Join measured statistics with the paper's rows (by registry dataset name), in the
-    paper's row order; datasets the paper lacks come last with empty paper columns."""
+def table2_frame(stats: list[dict], paper: pd.DataFrame, stand_ins: dict[str, str] | None = None) -> pd.DataFrame:
+    """Join measured statistics with the paper's rows (by registry dataset name; an offline
+    substitute in ``stand_ins`` by its original's, noted), in the paper's row order; datasets the
+    paper lacks come last with empty paper columns."""
+    stand_ins = stand_ins or {}
     measured = pd.DataFrame(stats)
-    paper = paper.rename(columns={"m": "m_paper", "n": "n_paper", "mu_min": "mu_min_paper", "mu_max": "mu_max_paper"})
-    table = paper.merge(measured, on="dataset", how="right")
-    order = {name: i for i, name in enumerate(paper["dataset"])}
-    table["_order"] = [order.get(d, math.inf) for d in table["dataset"]]
-    table = table.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+    measured["_row"] = [stand_ins.get(d, d) for d in measured["dataset"]]
+    paper = paper.rename(columns={"m": "m_paper", "n": "n_paper", "mu_min": "mu_min_paper", "mu_max": "mu_max_paper",
+                                  "dataset": "_row"})
+    table = paper.merge(measured, on="_row", how="right")
+    for sub, original in stand_ins.items():
+        table.loc[table["dataset"] == sub, "note"] = (f"offline: {sub} stands in for {original} "
+                                                      f"(config offline_substitutes), not the paper's file")
+    order = {name: i for i, name in enumerate(paper["_row"])}
+    table["_order"] = [order.get(d, math.inf) for d in table["_row"]]
+    table = table.sort_values("_order", kind="stable").drop(columns=["_order", "_row"]).reset_index(drop=True)
     table["paper_dataset"] = table["paper_dataset"].fillna("")
     table["note"] = table["note"].fillna("")
     return table[COLUMNS]
@@ -114,7 +121,7 @@ def iklr_table2(snakemake) -> None:
         log.info("%s: m=%d n=%d n_train=%d mu_min=%.6g mu_max=%.6g", row["dataset"], row["m"], row["n"],
                  row["n_train"], row["mu_min"], row["mu_max"])
         stats.append(row)
-    table = table2_frame(stats, read_paper_values(snakemake.input.paper))
+    table = table2_frame(stats, read_paper_values(snakemake.input.paper), snakemake.params.stand_ins)
     write_csv_atomic(snakemake.output.csv, table)
     write_text_atomic(snakemake.output.md, table2_markdown(table, kernel_spec))
 
