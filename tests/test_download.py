@@ -172,7 +172,7 @@ SHAPES = {
     "monks2": (601, 6), "monks3": (554, 6), "splice-uci": (3188, 60), "transfusion": (748, 4),
     "eeg": (14976, 14), "ijcnn1-tr": (35000, 22), "ijcnn1": (141691, 22), "svmguide1": (7089, 4),
     "madelon": (2600, 500), "pima": (768, 8), "glass": (214, 9), "wine": (178, 13), "bodyfat": (252, 14),
-    "cpusmall": (8192, 12), "housing": (506, 13), "mpg": (392, 7),
+    "cpusmall": (8192, 12), "housing": (506, 13), "mpg": (392, 7), "usps-t-3v5": (326, 256),
 }
 
 
