@@ -26,6 +26,10 @@ include: "workflow/rules/paper_dank.smk"
 include: "workflow/rules/paper_dank_figures.smk"
 
 
+onstart:
+    run_claim.claim(RUN_CONFIG)
+
+
 onsuccess:
     print(where_results_are())
 

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import kreinbench.plan as plan
+import kreinbench.run_claim as run_claim
 from kreinbench.resources import JobResources
 from kreinbench.environment import software_versions
 
@@ -10,6 +11,9 @@ from kreinbench.environment import software_versions
 config.update(plan.offline_config(config))
 config.update(plan.scaled_config(config))
 plan.check_config(config)
+# One config's run per directory: another config's run here is refused before any job.
+RUN_CONFIG = run_claim.config_identity(workflow.overwrite_configfiles)
+run_claim.check_claim(RUN_CONFIG)
 # mem_mb, runtime (minutes) and threads of every job from its size (kreinbench.resources).
 job_resources = JobResources(config)
 
