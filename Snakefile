@@ -15,6 +15,10 @@ if not workflow.overwrite_configfiles:
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
+# The report's first page: what the run was (datasets, methods, protocol).
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/kernels.smk"

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from kreinbench import cache, pipeline_bench
-from kreinbench.report_html import report_mismatches
+from kreinbench.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,9 +107,16 @@ def test_report_embeds_every_figure_and_table_of_the_run_and_the_environment(fin
     result = snakemake(finished, "--report", "report.html")
     assert result.returncode == 0, result.stderr[-3000:]
     # Everything of the run that belongs in the report (tests/test_report.py: each is annotated).
+    # Tables as their rendered pages (their CSVs are the same tables as data, named in the caption).
     produced = sorted(str(path.relative_to(finished)) for pattern in
-                      ("figures/*.png", "results/tables/*.csv", "results/tables/*.html", "results/environment.tsv")
+                      ("figures/*.png", "results/tables/*.html", "results/environment.tsv")
                       for path in finished.glob(pattern))
-    assert {"figures/convergence.png", "results/tables/accuracy.csv", "results/tables/accuracy.html",
-            "results/environment.tsv"} <= set(produced)
+    assert {"figures/convergence.png", "results/tables/accuracy.html", "results/environment.tsv"} <= set(produced)
     assert report_mismatches(finished / "report.html", finished, produced) == []
+    results = embedded_results(finished / "report.html")
+    assert "results/tables/accuracy.csv" not in results
+    assert "results/tables/accuracy.csv" in results["results/tables/accuracy.html"]["caption"]
+    assert "3-fold cross-validation" in results["results/tables/accuracy.html"]["caption"]
+    page = (finished / "report.html").read_text()
+    # the first page says what the run was
+    assert "Datasets: blobs, monk-2" in page and "KLR (RBF) (KLR, kernel" in page

@@ -1,5 +1,7 @@
-"""Every figure and table a rule writes is report()-annotated with an existing caption, so
-`snakemake --report report.html` shows it (the rendered report itself: tests/test_pipeline.py)."""
+"""Every figure, table and figure's data a rule writes is in `snakemake --report report.html`: each
+figure and data CSV report()-annotated with an existing caption, each table (a rule's
+``results/tables/<table>.md``) as its rendered page under its paper (kreinbench.report_index).
+The rendered report itself: tests/test_pipeline.py."""
 
 import base64
 import json
@@ -7,14 +9,18 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
+from kreinbench import report_index
 from kreinbench.errors import KreinbenchError
 from kreinbench.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
-# Outputs that belong in the report: every figure's PNG and every table's CSV, plus the environment.
-REPORTED = re.compile(r'"((?:figures/[^"]+\.png)|(?:results/tables/[^"]+\.csv)|(?:results/environment\.tsv))"')
+# Outputs the report shows as they are: every figure's PNG, every CSV that is not a table's data
+# (a figure's plotted values), and the environment. Tables are shown through their Markdown.
+REPORTED = re.compile(r'"((?:figures/[^"]+\.png)|(?:results/tables/[^"{]+\.csv)|(?:results/environment\.tsv))"')
+TABLE_PAGES = re.compile(r'"results/tables/([^"{/]+)\.md"')
 ANNOTATED = re.compile(r'report\(\s*"([^"]+)",\s*caption="([^"]+)",\s*category="[^"]+"')
 
 
@@ -29,13 +35,21 @@ def output_blocks(text: str) -> dict[str, str]:
     return blocks
 
 
+def table_pages():
+    """(rule file, rule, table) for every table a rule writes as Markdown."""
+    return [(smk.name, rule, table) for smk in sorted(RULES.glob("*.smk"))
+            for rule, block in output_blocks(smk.read_text()).items() for table in TABLE_PAGES.findall(block)]
+
+
 def reported_outputs():
-    """(rule file, rule, path, caption or None) for every output that belongs in the report."""
+    """(rule file, rule, path, caption or None) for every output that belongs in the report as it is."""
+    tables = {table for *_, table in table_pages()}
     rows = []
     for smk in sorted(RULES.glob("*.smk")):
         for rule, block in output_blocks(smk.read_text()).items():
             captions = dict(ANNOTATED.findall(block))
-            rows += [(smk.name, rule, path, captions.get(path)) for path in REPORTED.findall(block)]
+            rows += [(smk.name, rule, path, captions.get(path)) for path in REPORTED.findall(block)
+                     if Path(path).stem not in tables]
     return rows
 
 
@@ -43,12 +57,25 @@ def test_parser_sees_every_paper_target():
     rows = reported_outputs()
     paths = {path for *_, path, _ in rows}
     # One per paper item and rule file: a parser that misses blocks would fail here, not pass vacuously.
-    for path in ("results/tables/accuracy.csv", "figures/convergence.png", "results/tables/iklr_table3.csv",
-                 "figures/iklr_fig3.png", "figures/iklr_mm17_fig1.png", "results/tables/ying_table3.csv",
-                 "figures/ying_fig1.png", "results/tables/dank_table1.csv", "figures/dank_fig8.png",
-                 "figures/dank_fig9.png", "results/tables/dank_table4.csv", "results/environment.tsv"):
+    for path in ("figures/convergence.png", "figures/iklr_fig3.png", "figures/iklr_mm17_fig1.png",
+                 "figures/ying_fig1.png", "figures/dank_fig8.png", "figures/dank_fig9.png",
+                 "results/tables/dank_fig9.csv", "results/environment.tsv"):
         assert path in paths, path
-    assert len(rows) >= 30
+    assert len(rows) >= 18
+    assert {table for *_, table in table_pages()} == set(report_index.TABLES)
+
+
+@pytest.mark.parametrize("smk, rule, table", table_pages(), ids=lambda v: str(v))
+def test_every_table_is_a_page_under_its_paper_with_its_caption(smk, rule, table):
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    caption = report_index.caption(table, config, ROOT / "workflow/report")
+    assert 2 <= len(caption.strip().splitlines()) <= 8, f"{table}.rst: keep captions to 2-8 lines"
+    assert "{{" not in caption and report_index.category(table) and report_index.label(table)["item"]
+
+
+def test_a_table_without_a_report_entry_is_named():
+    with pytest.raises(KreinbenchError, match=r"results/tables/mine.md has no report entry"):
+        report_index.category("mine")
 
 
 @pytest.mark.parametrize("smk, rule, path, caption", reported_outputs(), ids=lambda v: str(v))

@@ -11,13 +11,7 @@ rule dank_table1:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/dank_table1.csv",
     output:
-        csv=report(
-            "results/tables/dank_table1.csv",
-            caption="../report/dank_table1.rst",
-            category="DANK (JMLR)",
-            subcategory="Tables",
-            labels={"item": "Table 1"},
-        ),
+        csv="results/tables/dank_table1.csv",
         md="results/tables/dank_table1.md",
     log:
         "logs/dank_table1/dank_table1.log",
@@ -36,13 +30,7 @@ rule dank_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/dank_table3.csv",
     output:
-        csv=report(
-            "results/tables/dank_table3.csv",
-            caption="../report/dank_table3.rst",
-            category="DANK (JMLR)",
-            subcategory="Tables",
-            labels={"item": "Table 3"},
-        ),
+        csv="results/tables/dank_table3.csv",
         md="results/tables/dank_table3.md",
     log:
         "logs/dank_table3/dank_table3.log",

@@ -202,13 +202,7 @@ rule dank_table4:
         paper="workflow/paper_values/dank_table4.csv",
     output:
         runs="results/records/dank_table4_runs.csv",
-        csv=report(
-            "results/tables/dank_table4.csv",
-            caption="../report/dank_table4.rst",
-            category="DANK (JMLR)",
-            subcategory="Tables",
-            labels={"item": "Table 4"},
-        ),
+        csv="results/tables/dank_table4.csv",
         md="results/tables/dank_table4.md",
     log:
         "logs/dank_table4/dank_table4.log",

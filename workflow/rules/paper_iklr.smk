@@ -16,13 +16,7 @@ rule iklr_table2:
         splits=plan.iklr_table2_splits(config),
         paper="workflow/paper_values/iklr_table2.csv",
     output:
-        csv=report(
-            "results/tables/iklr_table2.csv",
-            caption="../report/iklr_table2.rst",
-            category="IKLR (TNNLS)",
-            subcategory="Tables",
-            labels={"item": "Table II"},
-        ),
+        csv="results/tables/iklr_table2.csv",
         md="results/tables/iklr_table2.md",
     log:
         "logs/iklr_table2/iklr_table2.log",
@@ -42,13 +36,7 @@ rule iklr_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table3.csv",
     output:
-        csv=report(
-            "results/tables/iklr_table3.csv",
-            caption="../report/iklr_table3.rst",
-            category="IKLR (TNNLS)",
-            subcategory="Tables",
-            labels={"item": "Table III"},
-        ),
+        csv="results/tables/iklr_table3.csv",
         md="results/tables/iklr_table3.md",
     log:
         "logs/iklr_table3/iklr_table3.log",
@@ -95,13 +83,7 @@ rule iklr_table7:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table7.csv",
     output:
-        csv=report(
-            "results/tables/iklr_table7.csv",
-            caption="../report/iklr_table7.rst",
-            category="IKLR (TNNLS)",
-            subcategory="Tables",
-            labels={"item": "Table VII"},
-        ),
+        csv="results/tables/iklr_table7.csv",
         md="results/tables/iklr_table7.md",
     log:
         "logs/iklr_table7/iklr_table7.log",
@@ -122,13 +104,7 @@ rule iklr_table6:
         history="results/records/history.csv",
         paper="workflow/paper_values/iklr_table6.csv",
     output:
-        csv=report(
-            "results/tables/iklr_table6.csv",
-            caption="../report/iklr_table6.rst",
-            category="IKLR (TNNLS)",
-            subcategory="Tables",
-            labels={"item": "Table VI"},
-        ),
+        csv="results/tables/iklr_table6.csv",
         md="results/tables/iklr_table6.md",
     log:
         "logs/iklr_table6/iklr_table6.log",
@@ -208,13 +184,7 @@ rule iklr_table4:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table4.csv",
     output:
-        csv=report(
-            "results/tables/iklr_table4.csv",
-            caption="../report/iklr_table4.rst",
-            category="IKLR (TNNLS)",
-            subcategory="Tables",
-            labels={"item": "Table IV"},
-        ),
+        csv="results/tables/iklr_table4.csv",
         md="results/tables/iklr_table4.md",
     log:
         "logs/iklr_table4/iklr_table4.log",
@@ -235,13 +205,7 @@ rule iklr_table5:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table5.csv",
     output:
-        csv=report(
-            "results/tables/iklr_table5.csv",
-            caption="../report/iklr_table5.rst",
-            category="IKLR (TNNLS)",
-            subcategory="Tables",
-            labels={"item": "Table V"},
-        ),
+        csv="results/tables/iklr_table5.csv",
         md="results/tables/iklr_table5.md",
     log:
         "logs/iklr_table5/iklr_table5.log",
@@ -263,13 +227,7 @@ rule iklr_mm17_table2:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_mm17_table2.csv",
     output:
-        csv=report(
-            "results/tables/iklr_mm17_table2.csv",
-            caption="../report/iklr_mm17_table2.rst",
-            category="IKLR (MM'17)",
-            subcategory="Tables",
-            labels={"item": "Table 2"},
-        ),
+        csv="results/tables/iklr_mm17_table2.csv",
         md="results/tables/iklr_mm17_table2.md",
     log:
         "logs/iklr_mm17_table2/iklr_mm17_table2.log",

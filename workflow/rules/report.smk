@@ -1,3 +1,6 @@
+import kreinbench.report_index as report_index
+
+
 # Jobs of a second's work: on a cluster they run where Snakemake runs, not as batch jobs.
 localrules:
     environment,
@@ -9,13 +12,7 @@ rule table:
     input:
         records=plan.all_fits(config),
     output:
-        csv=report(
-            "results/tables/accuracy.csv",
-            caption="../report/accuracy.rst",
-            category="Quick run",
-            subcategory="Tables",
-            labels={"item": "accuracy table"},
-        ),
+        csv="results/tables/accuracy.csv",
         md="results/tables/accuracy.md",
         runs="results/records/runs.csv",
         history="results/records/history.csv",
@@ -93,6 +90,8 @@ rule environment:
 
 # Every table's Markdown as HTML: Snakemake's report shows HTML in the page but CSV only as a
 # download (kreinbench.markdown_html); in `all` beside each Markdown table (rendered_tables).
+# Each table in the report is its rendered page, under its paper beside the figures, with the
+# caption of what it reproduces (kreinbench.report_index).
 rule table_html:
     input:
         md="results/tables/{table}.md",
@@ -100,9 +99,9 @@ rule table_html:
         html=report(
             "results/tables/{table}.html",
             caption="../report/table_html.rst",
-            category="Tables as rendered",
-            subcategory="{table}",
-            labels={"table": "{table}"},
+            category=lambda wildcards: report_index.category(wildcards.table),
+            subcategory="Tables",
+            labels=lambda wildcards: report_index.label(wildcards.table),
         ),
     log:
         "logs/table_html/{table}.log",
@@ -112,6 +111,10 @@ rule table_html:
         table="[A-Za-z0-9_]+",
     conda:
         "../envs/kreinbench.yaml"
+    params:
+        caption=lambda wildcards: report_index.caption(
+            wildcards.table, config, Path(workflow.basedir) / "workflow/report"
+        ),
     script:
         "../scripts/table_html.py"
 
@@ -122,13 +125,7 @@ rule agreement:
         tables=lambda wildcards: paper_table_csvs(),
         explanations="workflow/paper_values/explanations.yaml",
     output:
-        csv=report(
-            "results/tables/agreement.csv",
-            caption="../report/agreement.rst",
-            category="Papers",
-            subcategory="Agreement",
-            labels={"item": "agreement with the papers"},
-        ),
+        csv="results/tables/agreement.csv",
         md="results/tables/agreement.md",
     log:
         "logs/agreement/agreement.log",
