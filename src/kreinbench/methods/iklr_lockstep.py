@@ -26,6 +26,87 @@ def columns_objective(c, weight, Y, A, B, KA, KmA, lams, linear, const) -> np.nd
             - np.einsum("ij,ij->j", linear[:, c], A[:, c]) + const[c])
 
 
+class _Columns:
+    """The state of the lock-step columns: α (A), b (B), Kα (KA), K₋α (KmA), per-column kernel
+    products (``matvecs``) and each column's rows (``rows``, ``weight`` for the mean over them)."""
+
+    def __init__(self, K, Y, kminus, lams, A0):
+        self.K, self.Y, self.kminus, self.lams = K, Y, kminus, lams
+        n, m = Y.shape
+        self.rows = Y != 0
+        self.restricted = not self.rows.all()
+        self.sizes = self.rows.sum(axis=0)
+        self.weight = self.rows / self.sizes  # the mean over each column's rows
+        self.A = A0.copy()
+        self.B = np.zeros(m)
+        started = self.A.any(axis=0)
+        self.matvecs = started.astype(int)
+        self.KA = np.zeros((n, m))
+        if started.any():
+            self.KA[:, started] = K @ self.A[:, started]
+        self.KmA = kminus(self.A, np.arange(m))
+
+    def on_rows(self, V, cols):
+        """V zeroed off each column's rows (K's products have garbage there)."""
+        return V * self.rows[:, cols] if self.restricted else V
+
+    def loss_gradient(self, cols):
+        """−K(y ⊙ β)/n and −Σ y ⊙ β/n per column: one matrix product for all of ``cols``."""
+        Y = self.Y[:, cols]
+        W = self.weight[:, cols] * Y * expit(-Y * (self.KA[:, cols] + self.B[cols]))
+        self.matvecs[cols] += 1
+        return -(self.K @ W), -W.sum(axis=0)
+
+    def grad_norm(self, LG, GB, cols):
+        """‖∇f(α, b)‖ per column from its loss gradient (LG, GB)."""
+        G = self.on_rows(LG + self.lams[cols] * self.KA[:, cols], cols)
+        return np.sqrt(np.einsum("ij,ij->j", G, G) + GB * GB)
+
+
+def _outer_loop(cols_state, inner_step, after_outer, *, radius, eps, max_outer, max_inner):
+    """CCCP's outer loop for all live columns: each inner loop until the column's |ΔF_k| ≤ ε or its
+    ``max_inner`` steps (``inner_step(c, t, linear)`` moves columns ``c`` one step), then
+    ``after_outer(moved_columns, all_columns)``; a column whose ‖α‖ exceeds its radius is frozen
+    as a runaway.  Returns outer iterations and runaway flags per column."""
+    S = cols_state
+    m = S.Y.shape[1]
+    live = np.ones(m, dtype=bool)
+    diverged = np.zeros(m, dtype=bool)
+    n_iter = np.zeros(m, dtype=int)
+    for _ in range(max_outer):
+        cols = np.flatnonzero(live)
+        if cols.size == 0:
+            break
+        linear, const = S.lams * S.KmA, 0.5 * S.lams * np.einsum("ij,ij->j", S.A, S.KmA)
+
+        def objective(c):
+            return columns_objective(c, S.weight, S.Y, S.A, S.B, S.KA, S.KmA, S.lams, linear, const)
+
+        F = np.full(m, np.nan)
+        F[cols] = objective(cols)
+        t = np.zeros(m, dtype=int)
+        active = live.copy()
+        while True:
+            active &= t < max_inner
+            c = np.flatnonzero(active)
+            if c.size == 0:
+                break
+            moving = inner_step(c, t, linear)
+            active[c[~moving]] = False
+            c = c[moving]
+            if c.size == 0:
+                break
+            t[c] += 1
+            F_prev, F[c] = F[c], objective(c)
+            active[c[np.abs(F[c] - F_prev) <= eps[c]]] = False
+        n_iter[cols] += 1
+        after_outer(cols[t[cols] > 0], cols)
+        ran_away = cols[np.linalg.norm(S.A[:, cols], axis=0) > radius[cols]]
+        diverged[ran_away] = True
+        live[ran_away] = False
+    return n_iter, diverged
+
+
 def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, eps, max_outer, max_inner):
     """CCICP-GD (:func:`gd_printed` in TNNLS Algorithm 1) for several fits on one kernel, in lock step.
 
@@ -45,85 +126,38 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
     (per column, the kernel products its separate fit counts) and ``stationarity``,
     ‖∇f‖ / ‖∇f(α⁰, b⁰)‖ per column at its last point.
     """
-    n, m = Y.shape
-    rows = Y != 0
-    restricted = not rows.all()
-    weight = rows / rows.sum(axis=0)  # the mean over each column's rows
-    A = A0.copy()
-    B = np.zeros(m)
-    started = A.any(axis=0)
-    matvecs = started.astype(int)
-    KA = np.zeros((n, m))
-    if started.any():
-        KA[:, started] = K @ A[:, started]
-    KmA = kminus(A, np.arange(m))
+    S = _Columns(K, Y, kminus, lams, A0)
+    m = Y.shape[1]
+    LG, GB = np.empty((Y.shape[0], m)), np.empty(m)  # the loss gradient at each column's point
+    LG[:], GB[:] = S.loss_gradient(np.arange(m))
+    g0 = np.maximum(S.grad_norm(LG, GB, np.arange(m)), np.finfo(float).tiny)
 
-    def loss_gradient(cols):
-        W = weight[:, cols] * Y[:, cols] * expit(-Y[:, cols] * (KA[:, cols] + B[cols]))
-        matvecs[cols] += 1
-        LG[:, cols], GB[cols] = -(K @ W), -W.sum(axis=0)
-
-    def on_rows(V, cols):  # zero off each column's rows (K's products have garbage there)
-        return V * rows[:, cols] if restricted else V
-
-    LG, GB = np.empty((n, m)), np.empty(m)
-    loss_gradient(np.arange(m))
-
-    def grad_norm():  # ‖∇f(α, b)‖ per column, from the cached loss gradients (no kernel product)
-        G = on_rows(LG + lams * KA, np.arange(m))
-        return np.sqrt(np.einsum("ij,ij->j", G, G) + GB * GB)
-
-    g0 = np.maximum(grad_norm(), np.finfo(float).tiny)
-    live = np.ones(m, dtype=bool)
-    diverged = np.zeros(m, dtype=bool)
-    n_iter = np.zeros(m, dtype=int)
-    for _ in range(max_outer):
-        cols = np.flatnonzero(live)
-        if cols.size == 0:
-            break
-        linear, const = lams * KmA, 0.5 * lams * np.einsum("ij,ij->j", A, KmA)
-
-        def objective(c):
-            return columns_objective(c, weight, Y, A, B, KA, KmA, lams, linear, const)
-
-        F = np.full(m, np.nan)
-        F[cols] = objective(cols)
-        t = np.zeros(m, dtype=int)
-        active = live.copy()
-        while True:
-            active &= t < max_inner
-            c = np.flatnonzero(active)
-            if c.size == 0:
-                break
-            stale = c[t[c] > 0]  # moved since their loss gradient was taken
-            if stale.size:
-                loss_gradient(stale)
-            G = on_rows(LG[:, c] + lams[c] * (KA[:, c] + KmA[:, c]) - linear[:, c], c)
-            gb = GB[c]
-            moving = G.any(axis=0) | (gb != 0.0)
-            active[c[~moving]] = False
-            c, G, gb = c[moving], G[:, moving], gb[moving]
-            if c.size == 0:
-                break
+    def inner_step(c, t, linear):
+        stale = c[t[c] > 0]  # moved since their loss gradient was taken
+        if stale.size:
+            LG[:, stale], GB[stale] = S.loss_gradient(stale)
+        G = S.on_rows(LG[:, c] + lams[c] * (S.KA[:, c] + S.KmA[:, c]) - linear[:, c], c)
+        gb = GB[c]
+        moving = G.any(axis=0) | (gb != 0.0)
+        c, G, gb = c[moving], G[:, moving], gb[moving]
+        if c.size:
             s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
             KG = K @ G
-            matvecs[c] += 1
-            A[:, c] -= s * G
-            B[c] -= s * gb
-            KA[:, c] -= s * KG
-            KmA[:, c] -= s * kminus(G, c)
-            t[c] += 1
-            F_prev, F[c] = F[c], objective(c)
-            active[c[np.abs(F_prev - F[c]) <= eps[c]]] = False
-        n_iter[cols] += 1
-        moved = cols[t[cols] > 0]
+            S.matvecs[c] += 1
+            S.A[:, c] -= s * G
+            S.B[c] -= s * gb
+            S.KA[:, c] -= s * KG
+            S.KmA[:, c] -= s * kminus(G, c)
+        return moving
+
+    def after_outer(moved, cols):
         if moved.size:
-            loss_gradient(moved)
-        ran_away = cols[np.linalg.norm(A[:, cols], axis=0) > radius[cols]]
-        diverged[ran_away] = True
-        live[ran_away] = False
-    return {"alpha": A, "b": B, "n_iter": n_iter, "diverged": diverged, "matvecs": matvecs,
-            "stationarity": grad_norm() / g0}
+            LG[:, moved], GB[moved] = S.loss_gradient(moved)
+
+    n_iter, diverged = _outer_loop(S, inner_step, after_outer, radius=radius, eps=eps, max_outer=max_outer,
+                                   max_inner=max_inner)
+    return {"alpha": S.A, "b": S.B, "n_iter": n_iter, "diverged": diverged, "matvecs": S.matvecs,
+            "stationarity": S.grad_norm(LG, GB, np.arange(m)) / g0}
 
 
 def ccicp_sgd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, eps, max_outer, max_inner, rngs):
@@ -137,79 +171,34 @@ def ccicp_sgd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, e
     reads K once for all of them (about 4× cheaper per column on 2000 rows and 35 columns).
     Same arguments and returns as :func:`ccicp_gd_lockstep`.
     """
-    n, m = Y.shape
-    rows = Y != 0
-    restricted = not rows.all()
-    sizes = rows.sum(axis=0)
-    weight = rows / sizes
-    row_table = np.zeros((m, int(sizes.max())), dtype=int)  # column c's j-th row of K
+    S = _Columns(K, Y, kminus, lams, A0)
+    m = Y.shape[1]
+    row_table = np.zeros((m, int(S.sizes.max())), dtype=int)  # column c's j-th row of K
     for c in range(m):
-        row_table[c, : sizes[c]] = np.flatnonzero(rows[:, c])
-    A = A0.copy()
-    B = np.zeros(m)
-    started = A.any(axis=0)
-    matvecs = started.astype(int)
-    KA = np.zeros((n, m))
-    if started.any():
-        KA[:, started] = K @ A[:, started]
-    KmA = kminus(A, np.arange(m))
-
-    def on_rows(V, cols):
-        return V * rows[:, cols] if restricted else V
-
-    def loss_gradient(cols):  # −K(y ⊙ β)/n, −Σ y ⊙ β/n per column, one matrix product
-        W = weight[:, cols] * Y[:, cols] * expit(-Y[:, cols] * (KA[:, cols] + B[cols]))
-        matvecs[cols] += 1
-        return -(K @ W), -W.sum(axis=0)
-
-    def grad_norm(cols):
-        LG, GB = loss_gradient(cols)
-        G = on_rows(LG + lams[cols] * KA[:, cols], cols)
-        return np.sqrt(np.einsum("ij,ij->j", G, G) + GB * GB)
-
+        row_table[c, : S.sizes[c]] = np.flatnonzero(S.rows[:, c])
     all_cols = np.arange(m)
-    g0 = np.maximum(grad_norm(all_cols), np.finfo(float).tiny)
-    live = np.ones(m, dtype=bool)
-    diverged = np.zeros(m, dtype=bool)
-    n_iter = np.zeros(m, dtype=int)
-    for _ in range(max_outer):
-        cols = np.flatnonzero(live)
-        if cols.size == 0:
-            break
-        linear, const = lams * KmA, 0.5 * lams * np.einsum("ij,ij->j", A, KmA)
+    g0 = np.maximum(S.grad_norm(*S.loss_gradient(all_cols), all_cols), np.finfo(float).tiny)
 
-        def objective(c):
-            return columns_objective(c, weight, Y, A, B, KA, KmA, lams, linear, const)
+    def inner_step(c, t, linear):
+        # each column's sample from its own stream, as its separate fit draws it
+        r = row_table[c, [int(rngs[i].integers(S.sizes[i])) for i in c]]
+        y_r = Y[r, c]
+        w = y_r * expit(-y_r * (S.KA[r, c] + S.B[c]))
+        G = S.on_rows(-w * K[:, r] + lams[c] * (S.KA[:, c] + S.KmA[:, c]) - linear[:, c], c)
+        s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
+        S.A[:, c] -= s * G
+        S.B[c] += s * w
+        S.KA[:, c] = K @ S.A[:, c]
+        S.matvecs[c] += 1
+        S.KmA[:, c] = kminus(S.A[:, c], c)
+        return np.ones(c.size, dtype=bool)
 
-        F = np.full(m, np.nan)
-        F[cols] = objective(cols)
-        t = np.zeros(m, dtype=int)
-        active = live.copy()
-        while True:
-            active &= t < max_inner
-            c = np.flatnonzero(active)
-            if c.size == 0:
-                break
-            # each column's sample from its own stream, as its separate fit draws it
-            r = row_table[c, [int(rngs[i].integers(sizes[i])) for i in c]]
-            y_r = Y[r, c]
-            w = y_r * expit(-y_r * (KA[r, c] + B[c]))
-            G = on_rows(-w * K[:, r] + lams[c] * (KA[:, c] + KmA[:, c]) - linear[:, c], c)
-            s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
-            A[:, c] -= s * G
-            B[c] += s * w
-            KA[:, c] = K @ A[:, c]
-            matvecs[c] += 1
-            KmA[:, c] = kminus(A[:, c], c)
-            t[c] += 1
-            F_prev, F[c] = F[c], objective(c)
-            active[c[np.abs(F[c] - F_prev) <= eps[c]]] = False
-        n_iter[cols] += 1
-        matvecs[cols] += 1  # the separate fit's loss gradient at the new point (for ∇f and the residual)
-        ran_away = cols[np.linalg.norm(A[:, cols], axis=0) > radius[cols]]
-        diverged[ran_away] = True
-        live[ran_away] = False
-    stationarity = grad_norm(all_cols) / g0
-    matvecs -= 1  # the final gradient norm is the separate fit's last loss gradient, counted above
-    return {"alpha": A, "b": B, "n_iter": n_iter, "diverged": diverged, "matvecs": matvecs,
+    def after_outer(moved, cols):
+        S.matvecs[cols] += 1  # the separate fit's loss gradient at the new point (for ∇f and the residual)
+
+    n_iter, diverged = _outer_loop(S, inner_step, after_outer, radius=radius, eps=eps, max_outer=max_outer,
+                                   max_inner=max_inner)
+    stationarity = S.grad_norm(*S.loss_gradient(all_cols), all_cols) / g0
+    S.matvecs -= 1  # the final gradient norm is the separate fit's last loss gradient, counted above
+    return {"alpha": S.A, "b": S.B, "n_iter": n_iter, "diverged": diverged, "matvecs": S.matvecs,
             "stationarity": stationarity}
