@@ -37,11 +37,14 @@ CELL_COLUMNS = ["table", "dataset", "column", "quantity", "ours", "ours_std", "p
                 "criterion", "agrees", "why"]
 
 
-def table_cells(name: str, table: pd.DataFrame) -> pd.DataFrame:
-    """The cells of table ``name`` that have a paper value, one row each (without verdicts)."""
+def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None = None) -> pd.DataFrame:
+    """The cells of table ``name`` that have a paper value, one row each (without verdicts). A row
+    of an offline stand-in (``stand_ins``: ours -> the original) is named "paper's (ours)"."""
     rows = []
     for _, row in table.iterrows():
         dataset = row.get("paper_dataset", row.get("dataset"))
+        if stand_ins and row.get("dataset") in stand_ins:
+            dataset = f"{dataset} ({row['dataset']})"
         column = next((row[c] for c in ("paper_method", "column", "method") if c in row and pd.notna(row[c])), "")
         if "init" in row and pd.notna(row["init"]):
             column = f"{column}, α⁽⁰⁾ = {row['init']}"

@@ -135,5 +135,6 @@ rule agreement:
         "../envs/kreinbench.yaml"
     params:
         title="Agreement of this run's paper tables with the papers",
+        stand_ins=plan.stand_ins(config),
     script:
         "../scripts/agreement.py"

@@ -12,13 +12,15 @@ from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.errors import KreinbenchError
 
 
-def agreement(*, tables: list[str], explanations: str, csv: str, md: str, title: str) -> None:
+def agreement(*, tables: list[str], explanations: str, csv: str, md: str, title: str,
+              stand_ins: dict[str, str] | None = None) -> None:
     """Read the paper tables (CSV, named by their file), judge every cell with a paper value, write
-    ``csv`` (every cell) and ``md`` (the counts and the disagreeing cells)."""
+    ``csv`` (every cell) and ``md`` (the counts and the disagreeing cells); rows of offline
+    stand-ins (``stand_ins``, kreinbench.plan.stand_ins) are named as such."""
     entries = yaml.safe_load(Path(explanations).read_text()) or []
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "why" in e for e in entries):
         raise KreinbenchError(f"{explanations}: expected a list of {{table, dataset, column, why}} entries")
-    frames = [table_cells(Path(path).stem, pd.read_csv(path)) for path in tables]
+    frames = [table_cells(Path(path).stem, pd.read_csv(path), stand_ins) for path in tables]
     frames = [frame for frame in frames if not frame.empty] or [table_cells("", pd.DataFrame())]
     cells = judged(pd.concat(frames, ignore_index=True), entries)
     write_csv_atomic(csv, cells)
@@ -27,4 +29,5 @@ def agreement(*, tables: list[str], explanations: str, csv: str, md: str, title:
 
 def agreement_stage(snakemake) -> None:
     agreement(tables=list(snakemake.input.tables), explanations=snakemake.input.explanations,
-              csv=snakemake.output.csv, md=snakemake.output.md, title=snakemake.params.title)
+              csv=snakemake.output.csv, md=snakemake.output.md, title=snakemake.params.title,
+              stand_ins=snakemake.params.stand_ins)
