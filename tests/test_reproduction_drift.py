@@ -8,6 +8,8 @@ fails here, naming the record to regenerate.
 """
 
 import gzip
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -21,14 +23,16 @@ REPRODUCTIONS = sorted(p for p in (ROOT / "reproductions").glob("*") if (p / "RU
 RECORDS = {"results/records/runs.csv", "results/records/history.csv"}
 
 
-def workflow_rules(configfile: Path) -> dict[str, tuple[set[str], set[str]]]:
+def workflow_rules(configfile: Path, overrides: list[str]) -> dict[str, tuple[set[str], set[str]]]:
     """Each rule's static inputs and outputs, as the workflow declares them under ``configfile``."""
+    from snakemake.cli import parse_config  # noqa: PLC0415
     from snakemake.api import SnakemakeApi  # noqa: PLC0415 (only this test loads a workflow)
     from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings  # noqa: PLC0415
 
     with SnakemakeApi(OutputSettings(quiet={"all"})) as api:
         workflow = api.workflow(resource_settings=ResourceSettings(cores=1),
-                                config_settings=ConfigSettings(configfiles=[configfile]),
+                                config_settings=ConfigSettings(configfiles=[configfile],
+                                                               config=parse_config(overrides)),
                                 snakefile=ROOT / "Snakefile", workdir=ROOT)
         # Input functions (lambdas) read the config's plan: such a rule depends on experiment jobs.
         return {rule.name: ({str(i) if not callable(i) else "<function>" for i in rule.input},
@@ -50,11 +54,23 @@ def rules_on_records(rules: dict[str, tuple[set[str], set[str]]]) -> dict[str, s
     return chosen
 
 
+def run_overrides(record: Path) -> list[str]:
+    """The ``--config`` values of the run's command (RUN.md), e.g. ``offline=true``."""
+    command = re.search(r"^- command: `(.*)`$", (record / "RUN.md").read_text(), flags=re.MULTILINE)
+    assert command, f"{record}/RUN.md names no command"
+    words = shlex.split(command.group(1))
+    if "--config" not in words:
+        return []
+    values = words[words.index("--config") + 1:]
+    return values[: next((i for i, w in enumerate(values) if w.startswith("-")), len(values))]
+
+
 @pytest.mark.parametrize("record", REPRODUCTIONS, ids=[p.name for p in REPRODUCTIONS])
 def test_committed_tables_are_what_the_table_rules_compute_from_the_committed_records(record, tmp_path):
     configfile = ROOT / "workflow/configs" / f"{record.name}.yaml"
     assert configfile.exists(), f"{record} has no config {configfile.relative_to(ROOT)}"
-    on_records = rules_on_records(workflow_rules(configfile))
+    overrides = run_overrides(record)
+    on_records = rules_on_records(workflow_rules(configfile, overrides))
     committed = {p.name: p for p in (record / "tables").glob("*.csv")}
     rebuilt = sorted(Path(o).name for outputs in on_records.values() for o in outputs
                      if o.startswith("results/tables/") and o.endswith(".csv") and Path(o).name in committed)
@@ -73,7 +89,8 @@ def test_committed_tables_are_what_the_table_rules_compute_from_the_committed_re
             shutil.copyfile(path, run / "results/tables" / name)
     targets = [f"results/tables/{name}" for name in rebuilt] + ["results/tables/agreement.csv"]
     result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--snakefile", str(ROOT / "Snakefile"),
-                             "--directory", str(run), "--configfile", str(configfile), "--workflow-profile", "none",
+                             "--directory", str(run), "--configfile", str(configfile), *(["--config", *overrides] if overrides else []),
+                             "--workflow-profile", "none",
                              "--allowed-rules", *on_records, "agreement", "--", *targets],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
