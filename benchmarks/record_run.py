@@ -2,11 +2,14 @@
 
 Usage: .venv/bin/python benchmarks/record_run.py --workdir DIR --name paper-dank [--log DIR/run.log]
        [--command "..."] [--out reproductions/paper-dank]
+       .venv/bin/python benchmarks/record_run.py --refresh paper-dank
 
 DIR is the clone of a fixed commit where the config ran whole from an empty directory; its commit
 is read from DIR's git, the command from the Snakemake log's "Command:" line (or ``--command``),
 the wall time from the log's first and last timestamps, the job time per rule from the jobs'
-``benchmark:`` files (benchmarks/protocols.py).
+``benchmark:`` files (benchmarks/protocols.py). The tables computed from the records and the
+agreement are then rebuilt with today's rules and explanations, as tests/test_reproduction_drift.py
+checks them; ``--refresh NAME`` does only that, for a committed record.
 """
 
 from __future__ import annotations
@@ -14,23 +17,32 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 import protocols
 
 from kreinbench import pipeline_bench
-from kreinbench.reproduction import record_run
+from kreinbench.reproduction import record_run, refresh_record
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workdir", required=True, type=Path)
-    parser.add_argument("--name", required=True)
+    parser.add_argument("--workdir", type=Path)
+    parser.add_argument("--name")
+    parser.add_argument("--refresh", metavar="NAME", help="only rebuild reproductions/NAME's tables and agreement")
     parser.add_argument("--log", type=Path)
     parser.add_argument("--command")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--explanations", type=Path, default=Path("workflow/paper_values/explanations.yaml"))
     args = parser.parse_args()
+    if args.refresh:
+        refresh(ROOT / "reproductions" / args.refresh)
+        return
+    if args.workdir is None or args.name is None:
+        parser.error("--workdir and --name are required (or --refresh NAME)")
     log = args.log or protocols.newest_log(args.workdir)
     command = args.command
     if command is None:
@@ -45,6 +57,13 @@ def main() -> None:
                          command=command, wall_seconds=pipeline_bench.log_wall_seconds(log), rules=rules,
                          explanations=args.explanations)
     print(f"{len(written)} files under {(args.out or Path('reproductions') / args.name)}")
+    refresh(args.out or ROOT / "reproductions" / args.name)
+
+
+def refresh(record: Path) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        written = refresh_record(record, ROOT, Path(scratch) / "run")
+    print(f"rebuilt with today's rules: {', '.join(str(p.relative_to(record)) for p in written)}")
 
 
 if __name__ == "__main__":

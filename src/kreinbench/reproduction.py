@@ -11,7 +11,11 @@ project commit, the exact command, the wall time, the machine and where the job 
 from __future__ import annotations
 
 import gzip
+import re
+import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -93,3 +97,99 @@ def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float, r
              "records every table is computed from, `agreement.md` every paper-table cell beside the "
              "paper's value."]
     return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+# Rebuilding a record's tables with today's rules (tests/test_reproduction_drift.py, record_run.py --refresh).
+RECORDS = {"results/records/runs.csv", "results/records/history.csv"}
+
+
+def workflow_rules(root: Path, configfile: Path, overrides: list[str]) -> dict[str, tuple[set[str], set[str]]]:
+    """Each rule's static inputs and outputs, as the workflow declares them under ``configfile``."""
+    # Snakemake's API only where a workflow is loaded (not on import of this module)
+    from snakemake.api import SnakemakeApi  # noqa: PLC0415
+    from snakemake.cli import parse_config  # noqa: PLC0415
+    from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings  # noqa: PLC0415
+
+    with SnakemakeApi(OutputSettings(quiet={"all"})) as api:
+        workflow = api.workflow(resource_settings=ResourceSettings(cores=1),
+                                config_settings=ConfigSettings(configfiles=[configfile],
+                                                               config=parse_config(overrides)),
+                                snakefile=root / "Snakefile", workdir=root)
+        # Input functions (lambdas) read the config's plan: such a rule depends on experiment jobs.
+        return {rule.name: ({str(i) if not callable(i) else "<function>" for i in rule.input},
+                            {str(o) for o in rule.output}) for rule in workflow._workflow.rules}
+
+
+def rules_on_records(rules: dict[str, tuple[set[str], set[str]]]) -> dict[str, set[str]]:
+    """The rules computed from the records alone (or from other such rules' tables): name -> outputs."""
+    chosen: dict[str, set[str]] = {}
+    grown = True
+    while grown:
+        grown = False
+        available = RECORDS.union(*chosen.values())
+        for name, (inputs, outputs) in rules.items():
+            if name in chosen or not inputs or name.startswith("all"):
+                continue
+            if all(i in available or i.startswith("workflow/paper_values/") for i in inputs):
+                chosen[name], grown = outputs, True
+    return chosen
+
+
+def run_overrides(record: Path) -> list[str]:
+    """The ``--config`` values of the run's command (RUN.md), e.g. ``offline=true``."""
+    command = re.search(r"^- command: `(.*)`$", (record / "RUN.md").read_text(), flags=re.MULTILINE)
+    if command is None:
+        raise KreinbenchError(f"{record}/RUN.md names no command")
+    words = shlex.split(command.group(1))
+    if "--config" not in words:
+        return []
+    values = words[words.index("--config") + 1:]
+    return values[: next((i for i, w in enumerate(values) if w.startswith("-")), len(values))]
+
+
+def rebuild_tables(record: Path, root: Path, workdir: Path) -> list[str]:
+    """Rebuild, in ``workdir``, the tables of ``record`` that today's rules compute from its records
+    alone, and its agreement record from its tables; returns the rebuilt tables' file names (the
+    agreement's ``agreement.csv`` and ``.md`` are in ``workdir/results/tables`` too)."""
+    configfile = root / "workflow/configs" / f"{record.name}.yaml"
+    if not configfile.exists():
+        raise KreinbenchError(f"{record} has no config {configfile}")
+    overrides = run_overrides(record)
+    on_records = rules_on_records(workflow_rules(root, configfile, overrides))
+    committed = {p.name: p for p in (record / "tables").glob("*.csv")}
+    rebuilt = sorted(Path(o).name for outputs in on_records.values() for o in outputs
+                     if o.startswith("results/tables/") and o.endswith(".csv") and Path(o).name in committed)
+    for part in ("results/records", "results/tables"):
+        (workdir / part).mkdir(parents=True)
+    (workdir / "workflow").symlink_to(root / "workflow")  # the papers' values, as the rules name them
+    for part in (record / "records").glob("*.csv.gz"):
+        with gzip.open(part, "rb") as src, open(workdir / "results/records" / part.name[:-3], "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    # The tables made in experiment jobs enter as they were committed (the agreement reads them).
+    for name, path in committed.items():
+        if name not in rebuilt and not name.startswith("agreement"):
+            shutil.copyfile(path, workdir / "results/tables" / name)
+    targets = [f"results/tables/{name}" for name in rebuilt] + ["results/tables/agreement.csv"]
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--snakefile", str(root / "Snakefile"),
+                             "--directory", str(workdir), "--configfile", str(configfile),
+                             *(["--config", *overrides] if overrides else []), "--workflow-profile", "none",
+                             "--allowed-rules", *on_records, "agreement", "--", *targets],
+                            cwd=root, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise KreinbenchError(f"rebuilding {record}'s tables failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+    return rebuilt
+
+
+def refresh_record(record: Path, root: Path, scratch: Path) -> list[Path]:
+    """Rewrite ``record``'s tables computed from its records, and its agreement, with today's rules
+    (after a table rule, a paper value or an explanation changed); returns the files rewritten."""
+    rebuilt = rebuild_tables(record, root, scratch)
+    written = []
+    for name in rebuilt:
+        for suffix in TABLE_SUFFIXES:
+            source = scratch / "results/tables" / (Path(name).stem + suffix)
+            if source.exists():
+                written.append(_copy(source, record / "tables" / source.name))
+    for suffix in TABLE_SUFFIXES:
+        written.append(_copy(scratch / "results/tables" / f"agreement{suffix}", record / f"agreement{suffix}"))
+    return written
