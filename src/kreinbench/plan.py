@@ -375,12 +375,13 @@ def offline_config(config: dict) -> dict:
     options.update({sub["dataset"]: sub.get("options", {}) for sub in substitutes.values()})
     papers = {}
     for paper, spec in config.get("papers", {}).items():
-        # The substitute stands in the original's row, under the paper's name for it.
-        rows = {rename.get(ours, ours): theirs for ours, theirs in spec.get("datasets", {}).items()}
-        rows.update({sub: spec.get("datasets", {}).get(original, original) for original, sub in rename.items()})
-        papers[paper] = {**renamed({key: value for key, value in spec.items() if key != "datasets"}), "datasets": rows}
+        papers[paper] = renamed({key: value for key, value in spec.items() if key != "datasets"})
+        if "datasets" in spec:  # the paper's row names: the substitute stands in the original's row
+            rows = {rename.get(ours, ours): theirs for ours, theirs in spec["datasets"].items()}
+            rows.update({sub: spec["datasets"].get(original, original) for original, sub in rename.items()})
+            papers[paper]["datasets"] = rows
     return {**config, "datasets": renamed(config["datasets"]), "methods": renamed(config["methods"]),
-            "dataset_options": options, "papers": papers}
+            "dataset_options": options, "papers": papers, "figures": renamed(config.get("figures", {}))}
 
 
 def stand_ins(config: dict) -> dict[str, str]:
