@@ -5,14 +5,16 @@ Usage: .venv/bin/python benchmarks/protocols.py --workdir DIR [--log DIR/run.log
 DIR is a checkout where a config ran whole (``snakemake --cores 2 --configfile … all_paper_targets``
 from an empty directory).  The wall time is the span of the Snakemake log's timestamps (``--log``,
 default the newest ``DIR/.snakemake/log/*.snakemake.log``); the job seconds are every job's
-``benchmark:`` file.  Prints two tables (per rule; per method of the ``fit`` rule, with its costliest
-dataset) as Markdown for the README and docs/protocol-speed.md, and writes them as CSV to
+``benchmark:`` file, the seconds of each fit (its CV, final fit and test) its record.  Prints two
+tables (job seconds per rule; fit seconds per method, with its costliest dataset) as Markdown for
+the README and docs/protocol-speed.md, and writes them as CSV to
 ``results/bench/protocol_<name>_{rules,methods}.csv``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -22,14 +24,22 @@ from kreinbench.atomic import write_csv_atomic
 
 
 def job_seconds(workdir: str | Path) -> pd.DataFrame:
-    """rule, dataset, method (fit jobs only; else empty) and seconds of every finished job."""
+    """rule, dataset and seconds of every finished job (from its ``benchmark:`` file)."""
     rows = []
     for name, record in pipeline_bench.benchmark_records(workdir).items():
         parts = name.split("/")
-        rule = parts[0]
-        dataset = parts[1] if len(parts) > 2 else ""
-        method = parts[2] if rule == "fit" and len(parts) > 3 else ""
-        rows.append({"rule": rule, "dataset": dataset, "method": method, "s": float(record["s"])})
+        rows.append({"rule": parts[0], "dataset": parts[1] if len(parts) > 2 else "", "s": float(record["s"])})
+    return pd.DataFrame(rows)
+
+
+def fit_seconds(workdir: str | Path) -> pd.DataFrame:
+    """method, dataset and seconds (CV, final fit and test, from its record) of every fit: a fit
+    batch's job seconds are its methods' together, so the per-method cost comes from the records."""
+    rows = []
+    for path in sorted(Path(workdir, "results", "fits").glob("*/*/rep*.json")):
+        record = json.loads(path.read_text())
+        rows.append({"method": record["method"], "dataset": record["dataset"],
+                     "s": sum(record[key] or 0.0 for key in ("cv_time", "train_time", "test_time"))})
     return pd.DataFrame(rows)
 
 
@@ -39,14 +49,15 @@ def by_rule(jobs: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values("job_s", ascending=False, ignore_index=True)
 
 
-def by_method(jobs: pd.DataFrame) -> pd.DataFrame:
-    fits = jobs[jobs.rule == "fit"]
-    table = fits.groupby("method").s.agg(jobs="count", job_s="sum", max_s="max").reset_index()
+def by_method(fits: pd.DataFrame, job_s: float) -> pd.DataFrame:
+    """Per method: fits, their seconds, the longest; its costliest dataset; its share of the run's
+    job seconds ``job_s``."""
+    table = fits.groupby("method").s.agg(fits="count", fit_s="sum", max_s="max").reset_index()
     worst = fits.groupby(["method", "dataset"]).s.sum().reset_index().sort_values("s").groupby("method").last()
     table["costliest_dataset"] = table.method.map(worst.dataset)
-    table["its_job_s"] = table.method.map(worst.s)
-    table["share"] = table.job_s / jobs.s.sum()
-    return table.sort_values("job_s", ascending=False, ignore_index=True)
+    table["its_fit_s"] = table.method.map(worst.s)
+    table["share"] = table.fit_s / job_s
+    return table.sort_values("fit_s", ascending=False, ignore_index=True)
 
 
 def newest_log(workdir: Path) -> Path:
@@ -64,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     jobs = job_seconds(args.workdir)
     wall = pipeline_bench.log_wall_seconds(args.log or newest_log(args.workdir))
-    rules, methods = by_rule(jobs), by_method(jobs)
+    rules, methods = by_rule(jobs), by_method(fit_seconds(args.workdir), jobs.s.sum())
     print(f"{args.name}: wall {wall / 60:.1f} min, {len(jobs)} jobs, {jobs.s.sum() / 3600:.2f} h of job time "
           f"({jobs.s.sum() / wall:.2f} jobs running on average)\n")
     print(rules.to_markdown(index=False, floatfmt=".2f"), "\n")

@@ -60,19 +60,16 @@ def stage_files(load_split, tmp_path_factory):
 
 
 def spectrum_job(kernel_path: Path, out_dir: Path, instance="tl1"):
-    return SimpleNamespace(input=SimpleNamespace(kernel=str(kernel_path)),
-                           output=SimpleNamespace(spectrum=str(out_dir / f"{instance}.h5")),
-                           wildcards=SimpleNamespace(instance=instance),
-                           params=SimpleNamespace(kind="full", seed=1))
+    """The keyword arguments of the spectrum stage."""
+    return {"kernel": str(kernel_path), "instance": instance, "kind": "full", "seed": 1,
+            "spectrum": str(out_dir / f"{instance}.h5")}
 
 
 def fit_job(files, kernel_path: Path, out_dir: Path, estimator="KLR", instance="tl1"):
-    return SimpleNamespace(
-        wildcards=SimpleNamespace(dataset="monk-2", method="m", rep="1"),
-        params=SimpleNamespace(method={"estimator": estimator, "kernel": "tl1", "grid": {"lam": [1.0]}}, cv_folds=2,
-                              cv_members={}),
-        input=SimpleNamespace(split=str(files.split), kernels=[str(kernel_path)], spectra=[]),
-        output=SimpleNamespace(record=str(out_dir / "rep1.json")))
+    """The keyword arguments of the fit stage."""
+    return {"dataset": "monk-2", "method": "m", "rep": 1, "cv_folds": 2, "cv_members": {},
+            "spec": {"estimator": estimator, "kernel": "tl1", "grid": {"lam": [1.0]}},
+            "split": str(files.split), "kernels": [str(kernel_path)], "spectra": [], "record": str(out_dir / "rep1.json")}
 
 
 def write_kernel_file(path: Path, K, K_test, instance="tl1"):
@@ -98,7 +95,7 @@ def test_spectrum_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_pat
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     out = tmp_path / "out"
     with pytest.raises(KreinbenchError, match=message) as info:
-        kernel_stage.spectrum(spectrum_job(path, out))
+        kernel_stage.spectrum(**spectrum_job(path, out))
     assert str(path) in str(info.value)
     assert not out.exists() or leftovers(out) == []
 
@@ -118,7 +115,7 @@ def test_fit_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_path, da
                              instance="rbf-sigma=1" if damage == "other-instance" else "tl1")
     out = tmp_path / "out"
     with pytest.raises(KreinbenchError, match=message) as info:
-        fit_stage.fit(fit_job(stage_files, path, out))
+        fit_stage.fit(**fit_job(stage_files, path, out))
     assert str(path) in str(info.value)
     assert not out.exists() or leftovers(out) == []
 
@@ -126,10 +123,8 @@ def test_fit_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_path, da
 def test_kernel_stage_refuses_a_truncated_split_file(stage_files, tmp_path):
     split = tmp_path / "rep1.h5"
     split.write_bytes(stage_files.split.read_bytes()[:700])
-    job = SimpleNamespace(input=SimpleNamespace(split=str(split)), params=SimpleNamespace(specs={"tl1": {"type": "tl1"}}),
-                          output=SimpleNamespace(kernels=[str(tmp_path / "out" / "tl1.h5")]))
     with pytest.raises(DataError, match="unreadable or incomplete") as info:
-        kernel_stage.kernel(job)
+        kernel_stage.kernel(split=str(split), specs={"tl1": {"type": "tl1"}}, kernels=[str(tmp_path / "out" / "tl1.h5")])
     assert str(split) in str(info.value)
     assert not (tmp_path / "out").exists() or leftovers(tmp_path / "out") == []
 
@@ -180,10 +175,8 @@ def test_split_stage_on_an_empty_raw_file_writes_no_split(tmp_path):
     manifest = tmp_path / "data/raw/toy/manifest.json"
     fetch_dataset(spec_from_entry("toy", entry), manifest)
     out = tmp_path / "data/splits/toy"
-    job = SimpleNamespace(wildcards=SimpleNamespace(dataset="toy", rep="1"), params=SimpleNamespace(entry=entry, seed=0),
-                          input=SimpleNamespace(manifest=str(manifest)), output=SimpleNamespace(split=str(out / "rep1.h5")))
     with pytest.raises(DataError, match="no data rows") as info:
-        data_stage.split(job)
+        data_stage.split(dataset="toy", rep=1, entry=entry, seed=0, manifest=str(manifest), split=str(out / "rep1.h5"))
     assert "dataset 'toy'" in str(info.value) and "toy.csv" in str(info.value)
     assert not out.exists() or leftovers(out) == []
 
@@ -343,32 +336,3 @@ def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
     result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
-
-
-def test_a_diagnosed_error_shows_its_line_and_leaves_the_traceback_to_the_log(tmp_path, capsys, monkeypatch):
-    """run_stage: a KreinbenchError ends the job with its one line on stderr (the traceback in the
-    log); any other exception, a bug, keeps its traceback."""
-    import logging
-
-    from kreinbench.stages.runner import run_stage
-
-    # run_stage takes over the root logger, as in a job: on a copy of its handler list here
-    monkeypatch.setattr(logging.getLogger(), "handlers", list(logging.getLogger().handlers))
-    log = tmp_path / "job.log"
-    job = SimpleNamespace(log=[str(log)], threads=1)
-
-    def diagnosed(_):
-        raise DataError("data/raw/toy/toy.csv: row 3 has 2 fields, the header 3")
-
-    with pytest.raises(SystemExit) as exit_info:
-        run_stage(job, diagnosed)
-    assert exit_info.value.code == 1
-    err = capsys.readouterr().err
-    assert err.startswith("kreinbench error: data/raw/toy/toy.csv: row 3 has 2 fields") and "Traceback" not in err
-    assert str(log) in err and "Traceback" in log.read_text()
-
-    def bug(_):
-        raise ZeroDivisionError("division by zero")
-
-    with pytest.raises(ZeroDivisionError):
-        run_stage(job, bug)

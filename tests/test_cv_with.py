@@ -36,20 +36,17 @@ def files(load_split, tmp_path_factory):
     kernel = root / "tl1.h5"
     cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": "x"})
     spectrum = root / "spectra" / "tl1.h5"
-    kernel_stage.spectrum(SimpleNamespace(input=SimpleNamespace(kernel=str(kernel)),
-                                          output=SimpleNamespace(spectrum=str(spectrum)),
-                                          wildcards=SimpleNamespace(instance="tl1"),
-                                          params=SimpleNamespace(kind=plan.spectrum_kind(IKLR, {}), seed=1)))
+    kernel_stage.spectrum(kernel=str(kernel), instance="tl1", kind=plan.spectrum_kind(IKLR, {}), seed=1,
+                          spectrum=str(spectrum))
     return SimpleNamespace(root=root, split=split_path, kernel=kernel, spectrum=spectrum)
 
 
 def job(files, method, spec, members=None, leader_record=None):
-    inputs = SimpleNamespace(split=str(files.split), kernels=[str(files.kernel)], spectra=[str(files.spectrum)])
-    if leader_record is not None:
-        inputs.cv_with = str(leader_record)
-    return SimpleNamespace(wildcards=SimpleNamespace(dataset="monk-2", method=method, rep="1"),
-                           params=SimpleNamespace(method=spec, cv_folds=3, cv_members=members or {}),
-                           input=inputs, output=SimpleNamespace(record=str(files.root / method / "rep1.json")))
+    """The keyword arguments of the fit stage for ``method``'s job."""
+    leader = {} if leader_record is None else {"cv_with": str(leader_record)}
+    return {"dataset": "monk-2", "method": method, "rep": 1, "spec": spec, "cv_folds": 3, "cv_members": members or {},
+            "split": str(files.split), "kernels": [str(files.kernel)], "spectra": [str(files.spectrum)], **leader,
+            "record": str(files.root / method / "rep1.json")}
 
 
 def record(path) -> dict:
@@ -59,21 +56,21 @@ def record(path) -> dict:
 def test_members_get_the_cv_of_their_own_jobs(files):
     """The leader's job runs every member's CV; each member's record then has the CV scores and
     choice (and so the fit) that its own CV would have given."""
-    fit_stage.fit(job(files, "gd", LEADER, members=MEMBERS))
+    fit_stage.fit(**job(files, "gd", LEADER, members=MEMBERS))
     leader = record(files.root / "gd" / "rep1.json")
     assert sorted(leader["cv_members"]) == sorted(MEMBERS)
     alone = {}
     for name, spec in MEMBERS.items():
-        fit_stage.fit(job(files, name, spec, leader_record=files.root / "gd" / "rep1.json"))
+        fit_stage.fit(**job(files, name, spec, leader_record=files.root / "gd" / "rep1.json"))
         alone[name] = {k: v for k, v in spec.items() if k != "cv_with"}
-        fit_stage.fit(job(files, name + "-alone", alone[name]))
+        fit_stage.fit(**job(files, name + "-alone", alone[name]))
         shared, own = record(files.root / name / "rep1.json"), record(files.root / (name + "-alone") / "rep1.json")
         assert shared["cv_with"] == "gd" and shared["cv_scores"] == own["cv_scores"]
         assert (shared["params"], shared["cv_accuracy"]) == (own["params"], own["cv_accuracy"])
         assert shared["accuracy"] == own["accuracy"]
         np.testing.assert_allclose(shared["history"][-1]["objective"], own["history"][-1]["objective"], rtol=1e-12)
     # and the leader's own CV is what it runs alone
-    fit_stage.fit(job(files, "gd-alone", LEADER))
+    fit_stage.fit(**job(files, "gd-alone", LEADER))
     assert leader["cv_scores"] == record(files.root / "gd-alone" / "rep1.json")["cv_scores"]
     assert leader["cv_members"]["gd-eps0.1"]["scores"] != leader["cv_scores"]
 
@@ -82,26 +79,24 @@ def test_clip_and_shift_get_the_cv_of_their_own_jobs_from_flips_job(files, tmp_p
     """Flip leads Clip and Shift (their folds' eigendecompositions shared): each member's record
     is the one its own job would write."""
     spectrum = tmp_path / "spectra" / "tl1.h5"
-    kernel_stage.spectrum(SimpleNamespace(input=SimpleNamespace(kernel=str(files.kernel)),
-                                          output=SimpleNamespace(spectrum=str(spectrum)),
-                                          wildcards=SimpleNamespace(instance="tl1"),
-                                          params=SimpleNamespace(kind=plan.spectrum_kind(SpectrumKLR, {}), seed=1)))
+    kernel_stage.spectrum(kernel=str(files.kernel), instance="tl1", kind=plan.spectrum_kind(SpectrumKLR, {}), seed=1,
+                          spectrum=str(spectrum))
     here = SimpleNamespace(root=tmp_path, split=files.split, kernel=files.kernel, spectrum=spectrum)
     flip = {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"transform": "flip"}, "grid": GRID}
     members = {t: {**flip, "params": {"transform": t}, "cv_with": "flip"} for t in ("clip", "shift")}
-    fit_stage.fit(job(here, "flip", flip, members=members))
+    fit_stage.fit(**job(here, "flip", flip, members=members))
     for name, spec in members.items():
-        fit_stage.fit(job(here, name, spec, leader_record=tmp_path / "flip" / "rep1.json"))
-        fit_stage.fit(job(here, name + "-alone", {k: v for k, v in spec.items() if k != "cv_with"}))
+        fit_stage.fit(**job(here, name, spec, leader_record=tmp_path / "flip" / "rep1.json"))
+        fit_stage.fit(**job(here, name + "-alone", {k: v for k, v in spec.items() if k != "cv_with"}))
         shared, own = record(tmp_path / name / "rep1.json"), record(tmp_path / (name + "-alone") / "rep1.json")
         assert shared["cv_scores"] == own["cv_scores"]
         assert (shared["params"], shared["accuracy"]) == (own["params"], own["accuracy"])
 
 
 def test_a_member_whose_leader_record_lacks_it_is_refused(files):
-    fit_stage.fit(job(files, "lonely", LEADER))
+    fit_stage.fit(**job(files, "lonely", LEADER))
     with pytest.raises(KreinbenchError, match="holds no CV of method 'gd-eps0.1'"):
-        fit_stage.fit(job(files, "gd-eps0.1", MEMBERS["gd-eps0.1"], leader_record=files.root / "lonely" / "rep1.json"))
+        fit_stage.fit(**job(files, "gd-eps0.1", MEMBERS["gd-eps0.1"], leader_record=files.root / "lonely" / "rep1.json"))
 
 
 def config_with(**member_changes) -> dict:

@@ -262,8 +262,6 @@ def test_offline_substitutes_stand_in_everywhere_the_config_names_the_original()
 
 
 def test_a_failed_fetch_of_a_dataset_with_an_offline_substitute_says_how_to_run_without_it(monkeypatch, tmp_path):
-    from types import SimpleNamespace
-
     from kreinbench.stages import data as data_stage
 
     def unreachable(spec, manifest, mirror=None):
@@ -271,11 +269,8 @@ def test_a_failed_fetch_of_a_dataset_with_an_offline_substitute_says_how_to_run_
 
     monkeypatch.setattr(data_stage, "fetch_dataset", unreachable)
     entry = dataset_entry("splice")
-    job = SimpleNamespace(wildcards=SimpleNamespace(dataset="splice"), params=SimpleNamespace(entry=entry),
-                          output=SimpleNamespace(manifest=str(tmp_path / "manifest.json")),
-                          config={"offline_substitutes": {"splice": {"dataset": "splice-uci"}}})
+    job = {"dataset": "splice", "entry": entry, "manifest": str(tmp_path / "manifest.json")}
     with pytest.raises(DataError, match=r"(?s)every source failed.*`--config offline=true`.*'splice-uci' in 'splice'"):
-        data_stage.fetch(job)
-    job.config = {}
+        data_stage.fetch(**job, offline_substitutes={"splice": {"dataset": "splice-uci"}})
     with pytest.raises(DataError, match=r"every source failed$"):
-        data_stage.fetch(job)
+        data_stage.fetch(**job)

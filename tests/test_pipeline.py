@@ -29,6 +29,8 @@ TINY_CONFIG = {
         "dank": {"estimator": "DANK", "kernel": "rbf", "params": {"max_iter": 200}, "grid": {"C": [1.0]}},
     },
     "figures": {"convergence": {"dataset": "monk-2", "methods": ["ccicp-gd"]}},
+    # monk-2's fits of a repetition in one job, blobs' one job each.
+    "fit_batches": ["monk-2"],
 }
 
 
@@ -62,7 +64,7 @@ def test_figure_is_a_real_png_and_pdf(finished):
 
 
 def test_every_stage_wrote_its_log_and_hdf5_caches(finished):
-    for rule in ("fetch", "split", "kernel", "spectrum", "fit", "table", "figure"):
+    for rule in ("fetch", "split", "kernel", "spectrum", "fit", "fit_batch", "table", "figure"):
         assert list((finished / "logs" / rule).rglob("*.log")), rule
     assert (finished / "results/kernels/monk-2/rep1/tl1.h5").exists()
     # One job per config kernel and split wrote every instance of that kernel, each under its name.
@@ -97,10 +99,10 @@ def test_schema_lists_exactly_the_registered_estimators():
 
 def test_every_job_wrote_a_benchmark_file_and_logged_its_peak_memory(finished):
     jobs = pipeline_bench.job_table(finished, TINY_CONFIG)
-    assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "table", "figure", "environment",
-                              "table_html"}
+    assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "fit_batch", "table", "figure",
+                              "environment", "table_html"}
     assert (jobs.peak_rss >= jobs.startup_rss).all() and (jobs.startup_rss > 0).all()
-    assert (jobs[jobs.rule.isin(["kernel", "spectrum", "fit"])].kernel_bytes > 0).all()
+    assert (jobs[jobs.rule.isin(["kernel", "spectrum", "fit", "fit_batch"])].kernel_bytes > 0).all()
 
 
 def test_report_embeds_every_figure_and_table_of_the_run_and_the_environment(finished, snakemake):

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from kreinbench import plan
 from kreinbench import resources as res
 from kreinbench.cache import write_kernel
 from kreinbench.data.split import Split, write_split
@@ -17,8 +18,11 @@ from kreinbench.data.split import Split, write_split
 N_TRAIN, N_TEST, N_FEATURES = 1600, 400, 10
 CONFIG = {
     "cv_folds": 3,
+    "datasets": ["synthetic"],
+    "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}, "rbf": {"type": "rbf", "sigma": [0.1, 1.0]}},
     "methods": {"flip-klr": {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"transform": "flip"},
-                             "grid": {"lam": [0.01, 1.0]}}},
+                             "grid": {"lam": [0.01, 1.0]}},
+                "klr-rbf": {"estimator": "KLR", "kernel": "rbf", "grid": {"lam": [0.01, 0.1, 1.0]}}},
 }
 
 
@@ -42,7 +46,6 @@ def split_file(tmp_path_factory):
 # imports already hold, and its wall time: what a SLURM job of that stage would need.
 MEASURE = """
 import json, sys, time
-from types import SimpleNamespace as NS
 from threadpoolctl import threadpool_limits
 from kreinbench.stages.kernel import kernel, spectrum
 from kreinbench.stages.fit import fit
@@ -55,11 +58,10 @@ def status_kb(field):
         if line.startswith(field + ":"):
             return int(line.split()[1])
 
-stage, smk = sys.argv[1], json.loads(sys.argv[2])
-job = NS(**{key: NS(**value) if isinstance(value, dict) else value for key, value in smk.items()})
+stage, args = sys.argv[1], json.loads(sys.argv[2])
 start_kb, start = status_kb("VmRSS"), time.perf_counter()
 with threadpool_limits(limits=1):
-    {"kernel": kernel, "spectrum": spectrum, "fit": fit}[stage](job)
+    {"kernel": kernel, "spectrum": spectrum, "fit": fit}[stage](**args)
 print(json.dumps({"bytes": (status_kb("VmHWM") - start_kb) * 1024,
                   "seconds": time.perf_counter() - start}))
 """
@@ -78,19 +80,15 @@ def measured(split_file):
     d = split_file.parent
     (d / "spectra").mkdir()
     kernel_path, spectrum_path, record = d / "tl1.h5", d / "spectra/tl1.h5", d / "fit.json"
-    wildcards = {"dataset": "synthetic", "rep": "1", "instance": "tl1", "method": "flip-klr"}
-    log = {"log": [str(d / "stage.log")]}
     return {
-        "kernel": measure("kernel", {
-            "input": {"split": str(split_file)}, "output": {"kernels": [str(kernel_path)]}, "wildcards": wildcards,
-            "params": {"specs": {"tl1": {"type": "tl1", "tau_factor": 0.7}}}, **log}),
-        "spectrum": measure("spectrum", {
-            "input": {"kernel": str(kernel_path)}, "output": {"spectrum": str(spectrum_path)}, "wildcards": wildcards,
-            "params": {"kind": "full", "seed": 1}, **log}),
+        "kernel": measure("kernel", {"split": str(split_file), "specs": {"tl1": {"type": "tl1", "tau_factor": 0.7}},
+                                     "kernels": [str(kernel_path)]}),
+        "spectrum": measure("spectrum", {"kernel": str(kernel_path), "instance": "tl1", "kind": "full", "seed": 1,
+                                         "spectrum": str(spectrum_path)}),
         "fit": measure("fit", {
-            "input": {"split": str(split_file), "kernels": [str(kernel_path)], "spectra": [str(spectrum_path)]},
-            "output": {"record": str(record)}, "wildcards": wildcards,
-            "params": {"method": CONFIG["methods"]["flip-klr"], "cv_folds": CONFIG["cv_folds"], "cv_members": {}}, **log}),
+            "dataset": "synthetic", "method": "flip-klr", "rep": 1, "spec": CONFIG["methods"]["flip-klr"],
+            "cv_members": {}, "cv_folds": CONFIG["cv_folds"], "record": str(record),
+            "split": str(split_file), "kernels": [str(kernel_path)], "spectra": [str(spectrum_path)]}),
     }
 
 
@@ -173,6 +171,12 @@ def test_job_resources_give_snakemake_callables(split_file, tmp_path, monkeypatc
     expected = res.BASE_MB + 8 * (n * n + m * n + res.FIT_COPIES * n * n) / 2**20
     assert jobs.mem_mb("fit")(wildcards, fit_input, 1) == math.ceil(expected)
     assert jobs.mem_mb("fit")(wildcards, fit_input, 2) == math.ceil(2 * expected)
+    # A fit batch runs its methods one after another: the largest one's memory, the sum of times.
+    members = plan.batch_methods(CONFIG, "synthetic")
+    costs = [jobs.cost("fit", SimpleNamespace(dataset="synthetic", rep="1", method=m), fit_input) for m in members]
+    batch = jobs.cost("fit_batch", wildcards, SimpleNamespace())
+    assert len(members) > 1 and batch.memory == max(c.memory for c in costs)
+    assert batch.seconds == pytest.approx(sum(c.seconds for c in costs))
     # A spectrum job is sized from the split too, before its kernel file exists.
     spectrum_mb = res.BASE_MB + 8 * res.SPECTRUM_COPIES * n * n / 2**20
     assert jobs.mem_mb("spectrum")(wildcards, SimpleNamespace(kernel="absent.h5"), 1) == math.ceil(spectrum_mb)

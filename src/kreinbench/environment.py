@@ -116,6 +116,6 @@ def write_environment(path: str | os.PathLike, facts: dict[str, str] | None = No
         tmp.write_text("name\tvalue\n" + rows)
 
 
-def environment_stage(snakemake) -> None:
-    """Rule `environment`."""
-    write_environment(snakemake.output.tsv)
+def environment_stage(*, tsv: str) -> None:
+    """Rule `environment`: the software versions and machine of the run, to ``tsv``."""
+    write_environment(tsv)

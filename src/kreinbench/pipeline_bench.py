@@ -39,8 +39,8 @@ def kernel_file_bytes(path: str | Path) -> int:
 
 def job_kernel_files(config: dict, rule: str, job: str) -> list[str]:
     """The kernel cache files a job of ``rule`` writes or reads (``job``: its benchmark path below
-    the rule: ``sonar/rep0/rbf`` (a config kernel), ``sonar/rep0/rbf-sigma=1`` (an instance) or
-    ``sonar/ccicp-gd/rep0``); [] for other rules."""
+    the rule: ``sonar/rep0/rbf`` (a config kernel), ``sonar/rep0/rbf-sigma=1`` (an instance),
+    ``sonar/ccicp-gd/rep0`` (a fit) or ``sonar/rep0`` (a fit batch)); [] for other rules."""
     if rule == "kernel":
         dataset, rep, kernel = job.split("/")
         return [plan.kernel_path(dataset, int(rep.removeprefix("rep")), instance)
@@ -50,6 +50,10 @@ def job_kernel_files(config: dict, rule: str, job: str) -> list[str]:
     if rule == "fit":
         dataset, method, rep = job.split("/")
         return list(plan.fit_inputs(config, dataset, method, int(rep.removeprefix("rep")))["kernels"])
+    if rule == "fit_batch":  # its fits one after another: the kernels of the one that reads the most
+        dataset, rep = job.split("/")
+        jobs = plan.fit_batch_jobs(config, dataset, int(rep.removeprefix("rep")))
+        return max((list(job["inputs"]["kernels"]) for job in jobs.values()), key=len)
     return []
 
 

@@ -7,6 +7,7 @@ the planning logic is unit-tested.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 from kreinbench.data.registry import dataset_entry, load_registry, spec_from_entry
@@ -127,9 +128,10 @@ def check_config(config: dict) -> None:
                 f"config datasets: {name!r} is a {spec.task} dataset; the pipeline's estimators are binary "
                 f"classifiers, so only binary datasets can be listed"
             )
-    for name in config.get("dataset_options", {}):
-        if name not in config["datasets"]:
-            raise KreinbenchError(f"config dataset_options.{name}: {name!r} is not in datasets")
+    for key in ("dataset_options", "fit_batches"):
+        for name in config.get(key, []):
+            if name not in config["datasets"]:
+                raise KreinbenchError(f"config {key}.{name}: {name!r} is not in datasets")
     for name, spec in config["methods"].items():
         if spec["kernel"] not in config["kernels"]:
             raise KreinbenchError(
@@ -275,6 +277,69 @@ def fit_inputs(config: dict, dataset: str, method: str, rep: int) -> dict[str, A
     return inputs
 
 
+def batched_datasets(config: dict) -> list[str]:
+    """The datasets whose fits of one repetition run in one job (config ``fit_batches``).
+
+    On small datasets a fit takes about as long as a job's start (the interpreter, Snakemake's
+    script preamble, numpy, scipy and h5py: about a second), so one job per method doubled their
+    cost; one job per dataset × repetition still writes one record per method."""
+    return list(config.get("fit_batches", []))
+
+
+def batch_methods(config: dict, dataset: str) -> list[str]:
+    """The methods of ``dataset``'s fit batch in the order they run: each method whose record a
+    ``cv_with`` or ``tuned_by`` reads comes before the methods that read it."""
+    methods = [m for m in config["methods"] if dataset in method_datasets(config, m)]
+
+    # A method after the one whose record it reads, which may itself read another's (a tuned_by
+    # source with a grid of its own); a stable sort keeps the config's order otherwise.
+    def depth(method: str) -> int:
+        spec = method_spec(config, method)
+        source = spec.get("cv_with") or spec.get("tuned_by")
+        return 0 if source is None else 1 + depth(source)
+
+    return sorted(methods, key=depth)
+
+
+def unbatched_dataset_pattern(config: dict) -> str:
+    """The ``dataset`` wildcard's pattern of rule ``fit``: any dataset but the batched ones."""
+    batched = batched_datasets(config)
+    if not batched:
+        return "[^/]+"
+    # Snakemake embeds the pattern in the whole path's: a name ends where "/" (or the path) does.
+    return f"(?!(?:{'|'.join(map(re.escape, batched))})(?![^/]))[^/]+"
+
+
+def exact_pattern(name: str) -> str:
+    """A wildcard pattern matching ``name`` only."""
+    return re.escape(name)
+
+
+def rule_suffix(name: str) -> str:
+    """``name`` as part of a rule name (a Python identifier)."""
+    return re.sub(r"\W", "_", name)
+
+
+def fit_batch_jobs(config: dict, dataset: str, rep: int) -> dict[str, dict[str, Any]]:
+    """Per method of ``dataset``'s batch (in :func:`batch_methods` order), the arguments its own fit
+    job would give the fit stage (:func:`kreinbench.stages.fit.fit`) but ``cv_folds``: its
+    :func:`fit_params`, :func:`cv_members`, :func:`fit_inputs` and record."""
+    return {method: {"dataset": dataset, "method": method, "rep": rep, "spec": fit_params(config, method),
+                     "cv_members": cv_members(config, method, dataset), **fit_inputs(config, dataset, method, rep),
+                     "record": fit_path(dataset, method, rep)}
+            for method in batch_methods(config, dataset)}
+
+
+def fit_batch_inputs(config: dict, dataset: str, rep: int) -> list[str]:
+    """The files a fit batch reads: its members' inputs but the records it writes itself."""
+    own = {fit_path(dataset, method, rep) for method in batch_methods(config, dataset)}
+    files = []
+    for method in batch_methods(config, dataset):
+        for value in fit_inputs(config, dataset, method, rep).values():
+            files += value if isinstance(value, list) else [value]
+    return [f for f in dict.fromkeys(files) if f not in own]
+
+
 def method_datasets(config: dict, method: str) -> list[str]:
     """The datasets a method is fitted on: its ``datasets`` (a study on a few datasets, e.g. IKLR
     Table VI's initializations) or else every config dataset."""
@@ -381,7 +446,8 @@ def offline_config(config: dict) -> dict:
             rows.update({sub: spec["datasets"].get(original, original) for original, sub in rename.items()})
             papers[paper]["datasets"] = rows
     return {**config, "datasets": renamed(config["datasets"]), "methods": renamed(config["methods"]),
-            "dataset_options": options, "papers": papers, "figures": renamed(config.get("figures", {}))}
+            "dataset_options": options, "papers": papers, "figures": renamed(config.get("figures", {})),
+            "fit_batches": renamed(config.get("fit_batches", []))}
 
 
 def stand_ins(config: dict) -> dict[str, str]:

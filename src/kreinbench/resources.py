@@ -49,7 +49,7 @@ from typing import Callable
 
 import h5py
 
-from kreinbench.plan import split_path
+from kreinbench.plan import batch_methods, kernel_instances, split_path
 
 MB = 2**20
 BASE_MB = 512
@@ -158,8 +158,8 @@ class JobResources:
     to the working directory, where Snakemake evaluates them.
     """
 
-    RULES = ("fetch", "split", "kernel", "spectrum", "fit", "table", "figure")
-    BLAS_RULES = ("spectrum", "fit")
+    RULES = ("fetch", "split", "kernel", "spectrum", "fit", "fit_batch", "table", "figure")
+    BLAS_RULES = ("spectrum", "fit", "fit_batch")
 
     def __init__(self, config: dict):
         self.config = config
@@ -177,7 +177,7 @@ class JobResources:
         if rule == "split":
             n_bytes = raw_bytes(input.manifest)
             return None if n_bytes is None else parse_cost(n_bytes)
-        size = self.size(wildcards) if rule in ("kernel", "spectrum", "fit") else None
+        size = self.size(wildcards) if rule in ("kernel", "spectrum", "fit", "fit_batch") else None
         if size is None:
             return None
         if rule == "kernel":
@@ -185,11 +185,19 @@ class JobResources:
         if rule == "spectrum":
             return spectrum_cost(size)
         if rule == "fit":
-            method = self.config["methods"][wildcards.method]
-            instances = len(input.kernels)
-            return fit_cost(size, instances=instances, candidates=instances * _grid_points(method),
-                            folds=int(self.config["cv_folds"]))
+            return self.method_cost(size, wildcards.method)
+        if rule == "fit_batch":
+            # The batch's fits run one after another: the largest one's memory, the sum of times.
+            costs = [self.method_cost(size, method) for method in batch_methods(self.config, wildcards.dataset)]
+            return Cost(memory=max(c.memory for c in costs), seconds=sum(c.seconds for c in costs))
         return None
+
+    def method_cost(self, size: Size, method: str) -> Cost:
+        """One fit of ``method``: every instance of its kernel's grid held, each candidate cross-validated."""
+        spec = self.config["methods"][method]
+        instances = len(kernel_instances(self.config, spec["kernel"]))
+        return fit_cost(size, instances=instances, candidates=instances * _grid_points(spec),
+                        folds=int(self.config["cv_folds"]))
 
     def mem_mb(self, rule: str) -> Callable[..., int]:
         def mem(wildcards, input, attempt):

@@ -2,8 +2,9 @@
 # an RBF grid) into its own cache file: a job's start (interpreter, Snakemake's preamble, numpy,
 # scipy and h5py: about half a second) is most of what a small kernel costs, and one job per
 # instance multiplied it. The rules are named kernel_<config kernel>. A profile's `groups:` names
-# rules exactly, so these carry their group themselves: the one the SLURM profile gives spectrum
-# and fit (a dataset x repetition's jobs in one cluster job; groups do nothing in a local run).
+# rules exactly, so these carry their group themselves, as do spectrum (between them and the
+# fit_batch_<dataset> rules, which carry it too) and the SLURM profile's fit: a dataset x
+# repetition's jobs in one cluster job; groups do nothing in a local run.
 for kernel_name in config["kernels"]:
     kernel_specs = plan.kernel_instances(config, kernel_name)
 
@@ -47,6 +48,8 @@ rule spectrum:
         "logs/spectrum/{dataset}/rep{rep}/{instance}.log",
     benchmark:
         "logs/benchmark/spectrum/{dataset}/rep{rep}/{instance}.tsv"
+    group:
+        "dataset_rep"
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("spectrum")

@@ -1,6 +1,6 @@
 """Snakemake script of rule `agreement`: a thin wrapper around kreinbench.stages.agreement."""
 
-from kreinbench.stages.agreement import agreement_stage
+from kreinbench.stages.agreement import agreement
 from kreinbench.stages.runner import run_stage
 
-run_stage(snakemake, agreement_stage)  # noqa: F821 (injected by Snakemake)
+run_stage(snakemake, agreement)  # noqa: F821 (injected by Snakemake)

@@ -25,9 +25,3 @@ def agreement(*, tables: list[str], explanations: str, csv: str, md: str, title:
     cells = judged(pd.concat(frames, ignore_index=True), entries)
     write_csv_atomic(csv, cells)
     write_text_atomic(md, markdown(cells, title))
-
-
-def agreement_stage(snakemake) -> None:
-    agreement(tables=list(snakemake.input.tables), explanations=snakemake.input.explanations,
-              csv=snakemake.output.csv, md=snakemake.output.md, title=snakemake.params.title,
-              stand_ins=snakemake.params.stand_ins)

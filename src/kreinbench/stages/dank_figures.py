@@ -153,14 +153,15 @@ def read_panels(path: str) -> tuple[np.ndarray, np.ndarray, dict[str, dict]]:
     return arrays["X"], arrays["y"], panels
 
 
-def dank_clowns(snakemake) -> None:
-    p = snakemake.params
-    data = load_raw(snakemake.input.manifest, p.dataset, p.entry)
+def dank_clowns(*, manifest: str, dataset: str, entry: dict, settings: dict, folds: int, seed: int,
+                panels: str) -> None:
+    """The fits of Figs. 1 and 2 on the clowns data (:func:`clowns_fits`), written to ``panels``."""
+    data = load_raw(manifest, dataset, entry)
     X, y = minmax_all(data.X), data.y
-    s = p.settings
-    panels = clowns_fits(X, y, sigma=s["sigma"], sigma_grid=s["sigma_grid"], C_grid=s["C_grid"], tau=s["tau"],
-                         solver=s["solver"], max_iter=s["max_iter"], grid=s["grid"], folds=p.folds, seed=p.seed)
-    write_panels(snakemake.output.panels, X, y, panels)
+    s = settings
+    fits = clowns_fits(X, y, sigma=s["sigma"], sigma_grid=s["sigma_grid"], C_grid=s["C_grid"], tau=s["tau"],
+                       solver=s["solver"], max_iter=s["max_iter"], grid=s["grid"], folds=folds, seed=seed)
+    write_panels(panels, X, y, fits)
 
 
 def _panel_title(name: str, panel: dict, paper_sigma: float) -> str:
@@ -216,16 +217,16 @@ def read_paper(path: str, index: str) -> pd.DataFrame:
     return pd.read_csv(path, comment="#").set_index(index)
 
 
-def dank_fig1(snakemake) -> None:
-    X, y, panels = read_panels(snakemake.input.panels)
-    fig = fig1_figure(X, y, panels, read_paper(snakemake.input.paper, "panel"))
-    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+def dank_fig1(*, panels: str, paper: str, png: str, pdf: str) -> None:
+    """DANK Fig. 1 (:func:`fig1_figure`) from the clowns ``panels``."""
+    X, y, fits = read_panels(panels)
+    save_figure(fig1_figure(X, y, fits, read_paper(paper, "panel")), png, pdf)
 
 
-def dank_fig2(snakemake) -> None:
-    _, y, panels = read_panels(snakemake.input.panels)
-    fig = fig2_figure(y, panels, read_paper(snakemake.input.paper, "panel"))
-    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+def dank_fig2(*, panels: str, paper: str, png: str, pdf: str) -> None:
+    """DANK Fig. 2 (:func:`fig2_figure`) from the clowns ``panels``."""
+    _, y, fits = read_panels(panels)
+    save_figure(fig2_figure(y, fits, read_paper(paper, "panel")), png, pdf)
 
 
 # --- Figure 4: Nesterov vs projected gradient ----------------------------------------------------
@@ -253,13 +254,13 @@ def fig4_figure(data: pd.DataFrame, dataset: str, settings: dict, n: int):
     return fig
 
 
-def dank_fig4(snakemake) -> None:
-    s = snakemake.params.settings
-    split = read_split(snakemake.input.split)
-    K = gaussian(split.X_train, sigma=s["sigma"])
-    data = figure4_data(K, split.y_train, split.X_train, C=s["C"], tau=s["tau"], max_iter=s["max_iter"])
-    fig = fig4_figure(data, snakemake.params.dataset, s, split.y_train.size)
-    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+def dank_fig4(*, split: str, dataset: str, settings: dict, png: str, pdf: str) -> None:
+    """DANK Fig. 4 (:func:`fig4_figure`) on the first split of ``dataset``."""
+    s = settings
+    train = read_split(split)
+    K = gaussian(train.X_train, sigma=s["sigma"])
+    data = figure4_data(K, train.y_train, train.X_train, C=s["C"], tau=s["tau"], max_iter=s["max_iter"])
+    save_figure(fig4_figure(data, dataset, s, train.y_train.size), png, pdf)
 
 
 # --- Figure 6: Theorems 7 and 8 ------------------------------------------------------------------
@@ -332,18 +333,19 @@ def fig6_figure(results: list[PartitionBounds], paper: pd.Series, n: int):
     return fig
 
 
-def dank_fig6(snakemake) -> None:
-    p, s = snakemake.params, snakemake.params.settings
-    data = load_raw(snakemake.input.manifest, p.dataset, p.entry)
+def dank_fig6(*, manifest: str, dataset: str, entry: dict, settings: dict, seed: int, paper: str, csv: str,
+              png: str, pdf: str) -> None:
+    """DANK Fig. 6 (Theorems 7 and 8, :func:`figure6_experiment`) as ``csv`` and figure."""
+    s = settings
+    data = load_raw(manifest, dataset, entry)
     # The paper samples from ijcnn1's training data; a file without parts is all training data.
     rows = np.ones(data.y.size, bool) if data.part is None else data.part == "train"
-    X, y = subsample(data.X[rows], data.y[rows], s["n"], p.seed)
-    results, eta = figure6_experiment(X, y, gamma=s["gamma"], C=s["C"], clusters=s["clusters"], seed=p.seed,
+    X, y = subsample(data.X[rows], data.y[rows], s["n"], seed)
+    results, eta = figure6_experiment(X, y, gamma=s["gamma"], C=s["C"], clusters=s["clusters"], seed=seed,
                                       max_iter=s["max_iter"])
-    table = fig6_table(results, eta, s["n"])
-    write_csv_atomic(snakemake.output.csv, table)
-    paper = pd.read_csv(snakemake.input.paper, comment="#").iloc[0]
-    save_figure(fig6_figure(results, paper, s["n"]), snakemake.output.png, snakemake.output.pdf)
+    write_csv_atomic(csv, fig6_table(results, eta, s["n"]))
+    values = pd.read_csv(paper, comment="#").iloc[0]
+    save_figure(fig6_figure(results, values, s["n"]), png, pdf)
 
 
 # --- Figure 9: SVR-CV vs DANK-SVR on test functions ----------------------------------------------
@@ -447,10 +449,11 @@ def fig9_figure(curves: dict, table: pd.DataFrame):
     return fig
 
 
-def dank_fig9(snakemake) -> None:
-    p = snakemake.params
-    samples = {d: load_raw(path, d, p.entries[d]) for d, path in zip(p.datasets, snakemake.input.manifests)}
-    curves, table = fig9_results(samples, p.settings, p.folds, p.seed)
-    table = with_paper(table, pd.read_csv(snakemake.input.paper, comment="#"))
-    write_csv_atomic(snakemake.output.csv, table)
-    save_figure(fig9_figure(curves, table), snakemake.output.png, snakemake.output.pdf)
+def dank_fig9(*, manifests: list[str], datasets: list[str], entries: dict[str, dict], settings: dict, folds: int,
+              seed: int, paper: str, csv: str, png: str, pdf: str) -> None:
+    """DANK Fig. 9 (SVR against DANK-SVR, :func:`fig9_results`) as ``csv`` and figure."""
+    samples = {d: load_raw(path, d, entries[d]) for d, path in zip(datasets, manifests, strict=True)}
+    curves, table = fig9_results(samples, settings, folds, seed)
+    table = with_paper(table, pd.read_csv(paper, comment="#"))
+    write_csv_atomic(csv, table)
+    save_figure(fig9_figure(curves, table), png, pdf)

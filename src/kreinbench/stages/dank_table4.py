@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -61,16 +62,15 @@ def svr_repetition(X_train, y_train, X_test, y_test, *, settings: dict, folds: i
             for method, (train, test) in predictions.items()]
 
 
-def dank_svr_rep(snakemake) -> None:
-    dataset, rep = snakemake.wildcards.dataset, int(snakemake.wildcards.rep)
-    split = read_split(snakemake.input.split)
-    seed = repetition_seed(snakemake.params.seed, f"{dataset}/dank_table4", rep)
-    rows = svr_repetition(split.X_train, split.y_train, split.X_test, split.y_test, settings=snakemake.params.settings,
-                          folds=snakemake.params.folds, seed=seed)
+def dank_svr_rep(*, dataset: str, rep: int, split: str, settings: dict, folds: int, seed: int, record: str) -> None:
+    """One repetition of DANK Table 4 (SVR against DANK-SVR) on ``dataset``, as JSON ``record``."""
+    data = read_split(split)
+    rows = svr_repetition(data.X_train, data.y_train, data.X_test, data.y_test, settings=settings, folds=folds,
+                          seed=repetition_seed(seed, f"{dataset}/dank_table4", rep))
     for row in rows:
         log.info("%s rep %d %s: sigma=%g C=%g RMSE train %.4f test %.4f", dataset, rep, row["method"], row["sigma"],
                  row["C"], row["rmse_train"], row["rmse_test"])
-    write_text_atomic(snakemake.output.record, json.dumps({"dataset": dataset, "rep": rep, "rows": rows}, indent=1))
+    write_text_atomic(record, json.dumps({"dataset": dataset, "rep": rep, "rows": rows}, indent=1))
 
 
 def runs_frame(records: list[dict]) -> pd.DataFrame:
@@ -143,12 +143,12 @@ def unconverged_note(runs: pd.DataFrame) -> str:
     return f"DANK-SVR stopped at max_iter before its tolerance in {stopped} of {len(dank)} fits." if stopped else ""
 
 
-def dank_table4(snakemake) -> None:
-    records = [json.loads(open(path).read()) for path in snakemake.input.records]
-    runs = runs_frame(records)
-    paper = pd.read_csv(snakemake.input.paper, comment="#")
-    settings = {**snakemake.params.settings, "folds": snakemake.params.folds}
-    table = table4_frame(runs, paper, list(snakemake.params.datasets))
-    write_csv_atomic(snakemake.output.runs, runs)
-    write_csv_atomic(snakemake.output.csv, table)
-    write_text_atomic(snakemake.output.md, table4_markdown(table, settings, unconverged_note(runs)))
+def dank_table4(*, records: list[str], paper: str, settings: dict, folds: int, datasets: list[str], runs: str,
+                csv: str, md: str) -> None:
+    """DANK Table 4 from the repetitions' ``records``: the tidy ``runs``, and the table as ``csv``
+    and ``md`` beside the ``paper``'s values."""
+    frame = runs_frame([json.loads(Path(path).read_text()) for path in records])
+    table = table4_frame(frame, pd.read_csv(paper, comment="#"), list(datasets))
+    write_csv_atomic(runs, frame)
+    write_csv_atomic(csv, table)
+    write_text_atomic(md, table4_markdown(table, {**settings, "folds": folds}, unconverged_note(frame)))

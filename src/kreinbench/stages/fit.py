@@ -76,33 +76,50 @@ def shared_selection(record_path: str, method: str, dataset: str, rep: int, seed
     return SelectionResult(**shared)
 
 
-def member_selections(snakemake, leader, kernels, y, seed: int) -> dict[str, SelectionResult]:
-    """The CV of the leader and of every method whose ``cv_with`` it is, in one lock step."""
-    prototypes = {snakemake.wildcards.method: leader}
-    for name, spec in snakemake.params.cv_members.items():
+def member_selections(method: str, leader, cv_members: dict, cv_folds: int, lam_grid, kernels, y,
+                      seed: int) -> dict[str, SelectionResult]:
+    """The CV of the leader ``method`` and of every method whose ``cv_with`` it is, in one lock step."""
+    prototypes = {method: leader}
+    for name, spec in cv_members.items():
         cls = estimator_class(spec["estimator"], f"config methods.{name}.estimator")
         prototypes[name] = cls(**seeded(cls, dict(spec.get("params", {})), seed))
-    return cross_validate_group(prototypes, kernels, y, snakemake.params.method["grid"]["lam"],
-                                n_folds=snakemake.params.cv_folds, seed=seed)
+    return cross_validate_group(prototypes, kernels, y, lam_grid, n_folds=cv_folds, seed=seed)
 
 
-def fit(snakemake) -> None:
-    dataset, method, rep = snakemake.wildcards.dataset, snakemake.wildcards.method, int(snakemake.wildcards.rep)
-    spec = snakemake.params.method
+def fit_batch(*, jobs: dict[str, dict], cv_folds: int) -> None:
+    """The fits of one dataset × repetition, one after another, each writing its own record as its
+    own :func:`fit` job would (``jobs``: per method in running order, its job's arguments, from
+    :func:`kreinbench.plan.fit_batch_jobs`)."""
+    for job in jobs.values():
+        fit(**job, cv_folds=cv_folds)
+
+
+def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv_folds: int, split: str,
+        kernels: list[str], record: str, spectra: list[str] = (), tuned_by: str | None = None,
+        cv_with: str | None = None) -> None:
+    """Model selection by CV, the final fit and its test accuracy of one method on one dataset ×
+    repetition, written as one JSON record to ``record``.
+
+    ``spec`` is the method's config entry (:func:`kreinbench.plan.fit_params`), ``cv_members`` the
+    methods whose CV runs here (:func:`kreinbench.plan.cv_members`); the files are those of
+    :func:`kreinbench.plan.fit_inputs`: the split, the kernel file of every instance of the method's
+    grid, their spectra where the estimator reads one, and the record of the method whose CV this
+    one takes (``tuned_by``) or shares (``cv_with``).
+    """
     estimator_cls = estimator_class(spec["estimator"], f"config methods.{method}.estimator")
     fixed = dict(spec.get("params", {}))
-    split = read_split(snakemake.input.split)
-    seed = int(split.attrs["seed"])
+    data = read_split(split)
+    seed = int(data.attrs["seed"])
     fixed = seeded(estimator_cls, fixed, seed)
 
-    tuned = tuned_selection(snakemake.input.tuned_by, dataset, rep, seed) if spec.get("tuned_by") else None
+    tuned = tuned_selection(tuned_by, dataset, rep, seed) if spec.get("tuned_by") else None
     # The train kernels of every instance for CV (only the chosen one when another method's CV chose
     # it); the test kernel of the chosen one only, read after the final fit, so that no test kernel
     # is held while the fits allocate (peak memory).
-    paths = {path.rsplit("/", 1)[1].removesuffix(".h5"): path for path in snakemake.input.kernels}
+    paths = {Path(path).name.removesuffix(".h5"): str(path) for path in kernels}
     if tuned is not None:
         paths = {tuned.best_instance: paths[tuned.best_instance]}
-    kernels = {instance: read_finite_kernel(path, "train", instance) for instance, path in paths.items()}
+    train_kernels = {instance: read_finite_kernel(path, "train", instance) for instance, path in paths.items()}
 
     def make(params):
         return estimator_cls(**fixed, **params)
@@ -110,11 +127,12 @@ def fit(snakemake) -> None:
     start = time.perf_counter()
     members = {}
     if spec.get("cv_with"):
-        selection = shared_selection(snakemake.input.cv_with, method, dataset, rep, seed)
+        selection = shared_selection(cv_with, method, dataset, rep, seed)
         log.info("%s on %s rep %d: CV (run with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
                  spec["cv_with"], selection.best_instance, selection.best_params, selection.best_score)
-    elif snakemake.params.cv_members:
-        members = member_selections(snakemake, make({}), kernels, split.y_train, seed)
+    elif cv_members:
+        members = member_selections(method, make({}), cv_members, cv_folds, spec["grid"]["lam"], train_kernels,
+                                    data.y_train, seed)
         selection = members.pop(method)
         log.info("%s on %s rep %d: CV (with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
                  ", ".join(members), selection.best_instance, selection.best_params, selection.best_score)
@@ -122,13 +140,13 @@ def fit(snakemake) -> None:
         selection = tuned
         log.info("%s on %s rep %d: %s's CV chose %s %s", method, dataset, rep, spec["tuned_by"],
                  selection.best_instance, selection.best_params)
-    elif len(kernels) == 1 and not spec.get("grid"):
+    elif len(train_kernels) == 1 and not spec.get("grid"):
         # One candidate (fixed parameters, e.g. DANK Table 2's C and σ): nothing to choose, so no
         # CV fits; no CV accuracy (recorded as null).
-        selection = SelectionResult(best_instance=next(iter(kernels)), best_params={}, best_score=None)
+        selection = SelectionResult(best_instance=next(iter(train_kernels)), best_params={}, best_score=None)
     else:
-        selection = cross_validate(make, kernels, split.y_train, spec.get("grid", {}),
-                                   n_folds=snakemake.params.cv_folds, seed=seed, X=split.X_train,
+        selection = cross_validate(make, train_kernels, data.y_train, spec.get("grid", {}),
+                                   n_folds=cv_folds, seed=seed, X=data.X_train,
                                    spectrum_of=lambda est: spectrum_kind(type(est), est.get_params()))
         log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f)", method, dataset, rep,
                  selection.best_instance, selection.best_params, selection.best_score)
@@ -138,8 +156,8 @@ def fit(snakemake) -> None:
     fit_kwargs = {}
     kind = spectrum_kind(estimator_cls, fixed)
     if kind is not None:
-        spectra = {p.rsplit("/", 1)[1].removesuffix(".h5"): p for p in snakemake.input.spectra}
-        fit_kwargs["spectrum"] = cache.read_spectrum_object(spectra[best], {"instance": best}, kind)
+        spectrum_paths = {Path(p).name.removesuffix(".h5"): str(p) for p in spectra}
+        fit_kwargs["spectrum"] = cache.read_spectrum_object(spectrum_paths[best], {"instance": best}, kind)
 
     spectrum_summary = fit_kwargs["spectrum"].summary() if "spectrum" in fit_kwargs else {}
     try:
@@ -147,25 +165,25 @@ def fit(snakemake) -> None:
     except TypeError as exc:
         raise KreinbenchError(f"method {method!r}: parameters {selection.best_params} (from "
                               f"{spec.get('tuned_by') or 'its grid'}) do not fit {spec['estimator']}: {exc}") from exc
-    features = (split.X_train,) if estimator_cls.needs_features else ()
-    test_features = (split.X_test,) if estimator_cls.needs_features else ()
+    features = (data.X_train,) if estimator_cls.needs_features else ()
+    test_features = (data.X_test,) if estimator_cls.needs_features else ()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         start = time.perf_counter()
-        estimator.fit(kernels[best], split.y_train, *features, **fit_kwargs)
+        estimator.fit(train_kernels[best], data.y_train, *features, **fit_kwargs)
         train_time = time.perf_counter() - start
     for w in caught:
         log.warning("%s: %s", w.category.__name__, w.message)
     K_test = read_finite_kernel(paths[best], "test", best)
     start = time.perf_counter()
-    accuracy = estimator.score(K_test, split.y_test, *test_features)
+    accuracy = estimator.score(K_test, data.y_test, *test_features)
     test_time = time.perf_counter() - start
     # The fitted model on its own training points (DANK Table 1 prints it beside the test accuracy).
-    train_accuracy = estimator.score(kernels[best], split.y_train, *features)
+    train_accuracy = estimator.score(train_kernels[best], data.y_train, *features)
     log.info("test accuracy %.4f (training %.4f), train %.3f s, test %.4f s", accuracy, train_accuracy,
              train_time, test_time)
 
-    record = {
+    result = {
         "dataset": dataset,
         "method": method,
         "estimator": spec["estimator"],
@@ -175,19 +193,19 @@ def fit(snakemake) -> None:
         "kernel_instance": best,
         "fixed_params": fixed,
         "params": selection.best_params,
-        "n_train": int(split.y_train.size),
-        "n_test": int(split.y_test.size),
+        "n_train": int(data.y_train.size),
+        "n_test": int(data.y_test.size),
         "accuracy": accuracy,
         "train_accuracy": train_accuracy,
         "tuned_by": spec.get("tuned_by"),
         "cv_with": spec.get("cv_with"),
         # The CV this job ran for the methods whose cv_with it is (read by their fit jobs).
-        "cv_members": {name: vars(result) for name, result in members.items()},
+        "cv_members": {name: vars(chosen) for name, chosen in members.items()},
         "train_time": train_time,
         "test_time": test_time,
         "cv_time": cv_time,
         "cv_accuracy": selection.best_score,
-        "cv_folds": snakemake.params.cv_folds,
+        "cv_folds": cv_folds,
         "cv_scores": selection.scores,
         "cv_warnings": selection.n_warnings,
         **{name: getattr(estimator, f"{name}_", None) for name in DIAGNOSTICS},
@@ -197,4 +215,4 @@ def fit(snakemake) -> None:
         "warnings": [f"{w.category.__name__}: {w.message}" for w in caught],
         "history": estimator.history_,
     }
-    write_text_atomic(snakemake.output.record, json.dumps(record, indent=1, default=_json_default) + "\n")
+    write_text_atomic(record, json.dumps(result, indent=1, default=_json_default) + "\n")

@@ -14,32 +14,34 @@ from kreinbench.spectrum import check_symmetric_kernel, compute_spectrum
 log = logging.getLogger(__name__)
 
 
-def kernel(snakemake) -> None:
-    """Every instance of one config kernel on one split (``params.specs``: spec by instance id), each
-    into its own cache file (``output.kernels``, in the same order), one after another so that the
-    job holds one instance's kernels at a time."""
-    split = read_split(snakemake.input.split)
-    split_sha256 = sha256_file(snakemake.input.split)
-    for (instance, spec), path in zip(snakemake.params.specs.items(), snakemake.output.kernels, strict=True):
-        params = resolve_params(spec, split.X_train.shape[1], split_seed=int(split.attrs["seed"]))
+def kernel(*, split: str, specs: dict[str, dict], kernels: list[str]) -> None:
+    """Every instance of one config kernel on one split (``specs``: spec by instance id), each
+    into its own cache file (``kernels``, in the same order), one after another so that the job
+    holds one instance's kernels at a time."""
+    data = read_split(split)
+    split_sha256 = sha256_file(split)
+    for (instance, spec), path in zip(specs.items(), kernels, strict=True):
+        params = resolve_params(spec, data.X_train.shape[1], split_seed=int(data.attrs["seed"]))
         start = time.perf_counter()
-        K_train, K_test = kernel_matrices(params, split.X_train, split.X_test)
+        K_train, K_test = kernel_matrices(params, data.X_train, data.X_test)
         log.info("%s: K_train %s, K_test %s in %.2f s", params, K_train.shape, K_test.shape, time.perf_counter() - start)
         cache.write_kernel(path, K_train, K_test, {"kernel": params, "instance": instance, "split_sha256": split_sha256},
                            compression=spec.get("compression"))
         del K_train, K_test
 
 
-def spectrum(snakemake) -> None:
-    K_train, attrs = cache.read_kernel_part(snakemake.input.kernel, "train", {"instance": snakemake.wildcards.instance})
+def spectrum(*, kernel: str, instance: str, kind: str, seed: int, spectrum: str) -> None:
+    """The ``kind`` of spectrum (:mod:`kreinbench.spectrum`) of the train kernel of instance
+    ``instance`` in cache file ``kernel``, written to ``spectrum``."""
+    K_train, attrs = cache.read_kernel_part(kernel, "train", {"instance": instance})
     # Checked here too, so that the error names the file (compute_spectrum does not know it).
-    check_symmetric_kernel(K_train, f"train kernel of HDF5 file {snakemake.input.kernel!r}")
-    kind = snakemake.params.kind
+    check_symmetric_kernel(K_train, f"train kernel of HDF5 file {kernel!r}")
     start = time.perf_counter()
-    spec = compute_spectrum(K_train, kind, seed=int(snakemake.params.seed))
-    log.info("%s spectrum of %d x %d in %.2f s: %s", kind, *K_train.shape, time.perf_counter() - start, spec.summary())
-    cache.write_spectrum_object(snakemake.output.spectrum, spec, {
+    result = compute_spectrum(K_train, kind, seed=int(seed))
+    log.info("%s spectrum of %d x %d in %.2f s: %s", kind, *K_train.shape, time.perf_counter() - start,
+             result.summary())
+    cache.write_spectrum_object(spectrum, result, {
         "kernel": attrs["kernel"],
-        "instance": snakemake.wildcards.instance,
-        "kernel_sha256": sha256_file(snakemake.input.kernel),
+        "instance": instance,
+        "kernel_sha256": sha256_file(kernel),
     })

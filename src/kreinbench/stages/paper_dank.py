@@ -155,17 +155,16 @@ def table1_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
     return to_markdown(wide, caption)
 
 
-def write_table(snakemake, frame, markdown) -> None:
-    """Rule body of a table: ``frame(runs, paper values, params.settings)`` as CSV and ``markdown`` of it."""
-    runs = pd.read_csv(snakemake.input.runs)
-    paper = pd.read_csv(snakemake.input.paper, comment="#")
-    table = frame(runs, paper, snakemake.params.settings)
-    write_csv_atomic(snakemake.output.csv, table)
-    write_text_atomic(snakemake.output.md, markdown(table))
+def write_table(frame, markdown, *, runs: str, paper: str, settings: dict, csv: str, md: str) -> None:
+    """Rule body of a table: ``frame(runs, paper values, settings)`` as ``csv`` and ``markdown`` of it as ``md``."""
+    table = frame(pd.read_csv(runs), pd.read_csv(paper, comment="#"), settings)
+    write_csv_atomic(csv, table)
+    write_text_atomic(md, markdown(table))
 
 
-def dank_table1(snakemake) -> None:
-    write_table(snakemake, table1_frame, table1_markdown)
+def dank_table1(*, runs: str, paper: str, settings: dict, csv: str, md: str) -> None:
+    """DANK Table 1: SVM against DANK on the small UCI sets, beside the paper's."""
+    write_table(table1_frame, table1_markdown, runs=runs, paper=paper, settings=settings, csv=csv, md=md)
 
 
 def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict) -> pd.DataFrame:
@@ -238,8 +237,9 @@ def table3_markdown(table: pd.DataFrame) -> str:
     return to_markdown(wide, caption, index_name="dataset: metric")
 
 
-def dank_table3(snakemake) -> None:
-    write_table(snakemake, table3_frame, table3_markdown)
+def dank_table3(*, runs: str, paper: str, settings: dict, csv: str, md: str) -> None:
+    """DANK Table 3: exact and scalable DANK on the large sets, beside the paper's."""
+    write_table(table3_frame, table3_markdown, runs=runs, paper=paper, settings=settings, csv=csv, md=md)
 
 
 def _stats(runs: pd.DataFrame, dataset: str, method: str, column: str = "accuracy", scale: float = 100.0):
@@ -272,10 +272,9 @@ def fig5_figure(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict):
     return fig
 
 
-def dank_fig5(snakemake) -> None:
-    runs = pd.read_csv(snakemake.input.runs)
-    paper = pd.read_csv(snakemake.input.paper, comment="#")
-    save_figure(fig5_figure(runs, paper, snakemake.params.settings), snakemake.output.png, snakemake.output.pdf)
+def dank_fig5(*, runs: str, paper: str, settings: dict, png: str, pdf: str) -> None:
+    """DANK Fig. 5 (:func:`fig5_figure`)."""
+    save_figure(fig5_figure(pd.read_csv(runs), pd.read_csv(paper, comment="#"), settings), png, pdf)
 
 
 def fig7_frame(runs: pd.DataFrame, settings: dict) -> pd.DataFrame:
@@ -314,9 +313,9 @@ def fig7_figure(runs: pd.DataFrame, settings: dict):
     return fig
 
 
-def dank_fig7(snakemake) -> None:
-    runs = pd.read_csv(snakemake.input.runs)
-    save_figure(fig7_figure(runs, snakemake.params.settings), snakemake.output.png, snakemake.output.pdf)
+def dank_fig7(*, runs: str, settings: dict, png: str, pdf: str) -> None:
+    """DANK Fig. 7 (:func:`fig7_figure`)."""
+    save_figure(fig7_figure(pd.read_csv(runs), settings), png, pdf)
 
 
 def fig8_figure(runs: pd.DataFrame, settings: dict):
@@ -345,6 +344,6 @@ def fig8_figure(runs: pd.DataFrame, settings: dict):
     return fig
 
 
-def dank_fig8(snakemake) -> None:
-    runs = pd.read_csv(snakemake.input.runs)
-    save_figure(fig8_figure(runs, snakemake.params.settings), snakemake.output.png, snakemake.output.pdf)
+def dank_fig8(*, runs: str, settings: dict, png: str, pdf: str) -> None:
+    """DANK Fig. 8 (:func:`fig8_figure`)."""
+    save_figure(fig8_figure(pd.read_csv(runs), settings), png, pdf)

@@ -85,20 +85,19 @@ def fig3_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: list[str], 
     return fig
 
 
-def iklr_fig3(snakemake) -> None:
-    history = pd.read_csv(snakemake.input.history)
-    runs = pd.read_csv(snakemake.input.runs)
-    fig = fig3_figure(history, runs, list(snakemake.params.datasets), dict(snakemake.params.methods))
-    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+def iklr_fig3(*, history: str, runs: str, datasets: list[str], methods: dict[str, str], png: str, pdf: str) -> None:
+    """Fig. 3: the objective per outer iteration of ``methods`` on ``datasets``."""
+    fig = fig3_figure(pd.read_csv(history), pd.read_csv(runs), list(datasets), dict(methods))
+    save_figure(fig, png, pdf)
 
 
-def iklr_mm17_fig1(snakemake) -> None:
-    history = pd.read_csv(snakemake.input.history)
-    runs = pd.read_csv(snakemake.input.runs)
-    fig = fig3_figure(history, runs, list(snakemake.params.datasets), dict(snakemake.params.methods),
+def iklr_mm17_fig1(*, history: str, runs: str, datasets: list[str], methods: dict[str, str], png: str,
+                   pdf: str) -> None:
+    """MM'17 Fig. 1: Fig. 3's layout for CCICP and CCCP."""
+    fig = fig3_figure(pd.read_csv(history), pd.read_csv(runs), list(datasets), dict(methods),
                       colours=MM17_FIG1_COLOURS,
                       title="IKLR (MM'17) Fig. 1, regenerated: convergence of CCICP (MM'17 Algorithm 1) and CCCP")
-    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+    save_figure(fig, png, pdf)
 
 
 def fig_init_figure(table: pd.DataFrame, runs: pd.DataFrame):
@@ -141,10 +140,10 @@ def fig_init_figure(table: pd.DataFrame, runs: pd.DataFrame):
     return fig
 
 
-def iklr_fig_init(snakemake) -> None:
-    table = pd.read_csv(snakemake.input.table)
-    runs = with_final_objectives(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.history))
-    save_figure(fig_init_figure(table, runs), snakemake.output.png, snakemake.output.pdf)
+def iklr_fig_init(*, table: str, runs: str, history: str, png: str, pdf: str) -> None:
+    """Table VI as a figure: accuracy and final objective per initialization."""
+    frame = with_final_objectives(pd.read_csv(runs), pd.read_csv(history))
+    save_figure(fig_init_figure(pd.read_csv(table), frame), png, pdf)
 
 
 # Fig. 2: test accuracy (a) and training time (b) of CCICP-GD against ε.
@@ -219,8 +218,10 @@ def fig2_figure(table: pd.DataFrame, runs: pd.DataFrame):
     return fig
 
 
-def iklr_fig2(snakemake) -> None:
-    runs = with_kernel_products(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.history))
-    table = fig2_frame(runs, dict(snakemake.params.datasets), dict(snakemake.params.methods))
-    write_csv_atomic(snakemake.output.csv, table)
-    save_figure(fig2_figure(table, runs), snakemake.output.png, snakemake.output.pdf)
+def iklr_fig2(*, runs: str, history: str, datasets: dict[str, str], methods: dict[str, float], csv: str, png: str,
+              pdf: str) -> None:
+    """Fig. 2: CCICP-GD's accuracy and cost against its inner tolerance ε, as ``csv`` and figure."""
+    frame = with_kernel_products(pd.read_csv(runs), pd.read_csv(history))
+    table = fig2_frame(frame, dict(datasets), dict(methods))
+    write_csv_atomic(csv, table)
+    save_figure(fig2_figure(table, frame), png, pdf)

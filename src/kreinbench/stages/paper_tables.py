@@ -113,17 +113,19 @@ def read_paper_values(path: str) -> pd.DataFrame:
                        na_values={"m": [""], "n": [""], "mu_min": [""], "mu_max": [""]})
 
 
-def iklr_table2(snakemake) -> None:
-    kernel_spec = snakemake.params.kernel
+def iklr_table2(*, splits: list[str], paper: str, kernel: dict, stand_ins: dict[str, str], csv: str,
+                md: str) -> None:
+    """Table II: each dataset's size and its TL1 kernel's extreme eigenvalues (``kernel``), on the
+    first repetition's ``splits``, beside the ``paper``'s values."""
     stats = []
-    for path in snakemake.input.splits:
-        row = dataset_statistics(path, kernel_spec)
+    for path in splits:
+        row = dataset_statistics(path, kernel)
         log.info("%s: m=%d n=%d n_train=%d mu_min=%.6g mu_max=%.6g", row["dataset"], row["m"], row["n"],
                  row["n_train"], row["mu_min"], row["mu_max"])
         stats.append(row)
-    table = table2_frame(stats, read_paper_values(snakemake.input.paper), snakemake.params.stand_ins)
-    write_csv_atomic(snakemake.output.csv, table)
-    write_text_atomic(snakemake.output.md, table2_markdown(table, kernel_spec))
+    table = table2_frame(stats, read_paper_values(paper), stand_ins)
+    write_csv_atomic(csv, table)
+    write_text_atomic(md, table2_markdown(table, kernel))
 
 
 # Table III: test accuracy per dataset x method beside the paper's, with paired t-tests.
@@ -216,20 +218,22 @@ def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA, title: str = "IKL
     return to_markdown(wide, caption)
 
 
-def iklr_table3(snakemake, title: str = "IKLR (TNNLS) Table III") -> None:
-    runs = pd.read_csv(snakemake.input.runs)
-    paper = pd.read_csv(snakemake.input.paper, comment="#")
-    params = snakemake.params
-    table = table3_frame(runs, paper, params.names, list(params.datasets), list(params.methods))
+def iklr_table3(*, runs: str, paper: str, names: dict, datasets: list[str], methods: list[str], csv: str, md: str,
+                title: str = "IKLR (TNNLS) Table III") -> None:
+    """Table III: test accuracy of ``methods`` on ``datasets`` with paired t-tests, beside the
+    ``paper``'s values (``names``: the paper's names of ours)."""
+    table = table3_frame(pd.read_csv(runs), pd.read_csv(paper, comment="#"), names, list(datasets), list(methods))
     for row in table[table["best_significantly_better"]].itertuples(index=False):
         log.info("%s: best method beats %s (p = %.3g)", row.dataset, row.method, row.p_value)
-    write_csv_atomic(snakemake.output.csv, table)
-    write_text_atomic(snakemake.output.md, table3_markdown(table, title=title))
+    write_csv_atomic(csv, table)
+    write_text_atomic(md, table3_markdown(table, title=title))
 
 
-def iklr_mm17_table2(snakemake) -> None:
+def iklr_mm17_table2(*, runs: str, paper: str, names: dict, datasets: list[str], methods: list[str], csv: str,
+                     md: str) -> None:
     """MM'17 Table 2: Table III's layout on MM'17's datasets and methods, beside its values."""
-    iklr_table3(snakemake, title="IKLR (MM'17) Table 2")
+    iklr_table3(runs=runs, paper=paper, names=names, datasets=datasets, methods=methods, csv=csv, md=md,
+                title="IKLR (MM'17) Table 2")
 
 
 # Tables VI and VII: a few methods on a few datasets, one row per dataset x method x metric.
@@ -310,9 +314,9 @@ def _display_names(table: pd.DataFrame) -> pd.DataFrame:
                                  for d, p in zip(table["dataset"], table["paper_dataset"])])
 
 
-def _write_study(snakemake, table: pd.DataFrame, markdown: str) -> None:
-    write_csv_atomic(snakemake.output.csv, table)
-    write_text_atomic(snakemake.output.md, markdown)
+def _write_study(csv: str, md: str, table: pd.DataFrame, markdown: str) -> None:
+    write_csv_atomic(csv, table)
+    write_text_atomic(md, markdown)
 
 
 def _reps(table: pd.DataFrame) -> str:
@@ -337,16 +341,17 @@ def table7_markdown(table: pd.DataFrame) -> str:
     return study_markdown(_display_names(table), ["metric"], ["dataset", "paper_method"], caption)
 
 
-def _timing_study(snakemake, markdown) -> None:
+def _timing_study(runs: str, paper: str, datasets: dict[str, str], methods: dict[str, str], csv: str, md: str,
+                  markdown) -> None:
     """Rules `iklr_table4` and `iklr_table7`: :func:`timing_frame`, written as CSV and ``markdown(table)``."""
-    params = snakemake.params
-    table = timing_frame(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.paper, comment="#"),
-                         dict(params.datasets), dict(params.methods))
-    _write_study(snakemake, table, markdown(table))
+    table = timing_frame(pd.read_csv(runs), pd.read_csv(paper, comment="#"), dict(datasets), dict(methods))
+    _write_study(csv, md, table, markdown(table))
 
 
-def iklr_table7(snakemake) -> None:
-    _timing_study(snakemake, table7_markdown)
+def iklr_table7(*, runs: str, paper: str, datasets: dict[str, str], methods: dict[str, str], csv: str,
+                md: str) -> None:
+    """Table VII: CCICP-SGD against CCICP-SGD-I, accuracy and times, beside the paper's."""
+    _timing_study(runs, paper, datasets, methods, csv, md, table7_markdown)
 
 
 def table4_markdown(table: pd.DataFrame) -> str:
@@ -360,8 +365,10 @@ def table4_markdown(table: pd.DataFrame) -> str:
     return study_markdown(_display_names(table), ["dataset", "paper_method"], ["metric"], caption)
 
 
-def iklr_table4(snakemake) -> None:
-    _timing_study(snakemake, table4_markdown)
+def iklr_table4(*, runs: str, paper: str, datasets: dict[str, str], methods: dict[str, str], csv: str,
+                md: str) -> None:
+    """Table IV: CCCP-GD, CCICP-GD and CCICP-SGD, accuracy and times, beside the paper's."""
+    _timing_study(runs, paper, datasets, methods, csv, md, table4_markdown)
 
 
 # Table V: accuracy (%) per method and the Affine-Invariant kernel's extreme eigenvalues.
@@ -413,12 +420,12 @@ def table5_markdown(table: pd.DataFrame, paper: pd.DataFrame, spectrum_method: s
     return text
 
 
-def iklr_table5(snakemake) -> None:
-    params = snakemake.params
-    paper = pd.read_csv(snakemake.input.paper, comment="#", keep_default_na=False, na_values={"std": [""]})
-    table = table5_frame(pd.read_csv(snakemake.input.runs), paper, dict(params.datasets), dict(params.methods),
-                         params.spectrum_method)
-    _write_study(snakemake, table, table5_markdown(table, paper, params.spectrum_method))
+def iklr_table5(*, runs: str, paper: str, datasets: dict[str, str], methods: dict[str, str], spectrum_method: str,
+                csv: str, md: str) -> None:
+    """Table V: the SPD-kernel methods on the image sets, beside the paper's values."""
+    values = pd.read_csv(paper, comment="#", keep_default_na=False, na_values={"std": [""]})
+    table = table5_frame(pd.read_csv(runs), values, dict(datasets), dict(methods), spectrum_method)
+    _write_study(csv, md, table, table5_markdown(table, values, spectrum_method))
 
 
 # Table VI: α⁽⁰⁾ per row, as the paper prints it.
@@ -446,8 +453,9 @@ def table6_markdown(table: pd.DataFrame) -> str:
     return study_markdown(named, ["init", "metric"], ["paper_method", "dataset"], caption)
 
 
-def iklr_table6(snakemake) -> None:
-    params = snakemake.params
-    table = table6_frame(pd.read_csv(snakemake.input.runs), pd.read_csv(snakemake.input.history),
-                         pd.read_csv(snakemake.input.paper, comment="#"), dict(params.datasets), dict(params.methods))
-    _write_study(snakemake, table, table6_markdown(table))
+def iklr_table6(*, runs: str, history: str, paper: str, datasets: dict[str, str], methods: dict[str, dict], csv: str,
+                md: str) -> None:
+    """Table VI: CCICP-GD and CCICP-SGD from four initializations, accuracy and final objective."""
+    table = table6_frame(pd.read_csv(runs), pd.read_csv(history), pd.read_csv(paper, comment="#"), dict(datasets),
+                         dict(methods))
+    _write_study(csv, md, table, table6_markdown(table))

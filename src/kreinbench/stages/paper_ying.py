@@ -92,13 +92,12 @@ def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
     return to_markdown(wide, caption)
 
 
-def ying_table3(snakemake) -> None:
-    runs = pd.read_csv(snakemake.input.runs)
-    params = snakemake.params
-    table = table3_frame(runs, pd.read_csv(snakemake.input.paper, comment="#"), params.names, list(params.datasets),
-                         list(params.methods))
-    write_csv_atomic(snakemake.output.csv, table)
-    write_text_atomic(snakemake.output.md, table3_markdown(table))
+def ying_table3(*, runs: str, paper: str, names: dict, datasets: list[str], methods: list[str], csv: str,
+                md: str) -> None:
+    """Ying et al. Table 3: accuracy and the kernels' extreme eigenvalues beside the paper's."""
+    table = table3_frame(pd.read_csv(runs), pd.read_csv(paper, comment="#"), names, list(datasets), list(methods))
+    write_csv_atomic(csv, table)
+    write_text_atomic(md, table3_markdown(table))
 
 
 def fig1_runs(runs: pd.DataFrame, dataset: str, methods: list[str]) -> pd.DataFrame:
@@ -138,8 +137,8 @@ def fig1_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: dict[str, s
     return fig
 
 
-def ying_fig1(snakemake) -> None:
-    history = pd.read_csv(snakemake.input.history)
-    runs = pd.read_csv(snakemake.input.runs)
-    fig = fig1_figure(history, runs, dict(snakemake.params.datasets), dict(snakemake.params.methods))
-    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+def ying_fig1(*, history: str, runs: str, datasets: dict[str, str], methods: dict[str, str], png: str,
+              pdf: str) -> None:
+    """Ying et al. Fig. 1: SMM's and SPGM's objective per iteration."""
+    fig = fig1_figure(pd.read_csv(history), pd.read_csv(runs), dict(datasets), dict(methods))
+    save_figure(fig, png, pdf)

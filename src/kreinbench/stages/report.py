@@ -59,42 +59,46 @@ def to_markdown(table: pd.DataFrame, caption: str, index_name: str = "dataset") 
     return "\n".join([caption, "", header, rule, *lines]) + "\n"
 
 
-def table(snakemake) -> None:
-    records = load_records(snakemake.input.records)
-    runs = runs_frame(records, snakemake.params.labels)
-    reps = runs["rep"].nunique()
-    write_csv_atomic(snakemake.output.runs, runs)
-    with atomic_path(snakemake.output.history) as tmp:
-        history_frame(records).to_csv(tmp, index=False)
-    acc = accuracy_table(runs, list(snakemake.params.methods))
-    with atomic_path(snakemake.output.csv) as tmp:
+def table(*, records: list[str], labels: dict[str, str], methods: list[str], cv_folds: int, runs: str,
+          history: str, csv: str, md: str) -> None:
+    """The tidy ``runs`` and ``history`` of every fit record, and the accuracy table of
+    ``methods`` (mean ± std per dataset) as ``csv`` and ``md``."""
+    loaded = load_records(records)
+    frame = runs_frame(loaded, labels)
+    reps = frame["rep"].nunique()
+    write_csv_atomic(runs, frame)
+    with atomic_path(history) as tmp:
+        history_frame(loaded).to_csv(tmp, index=False)
+    acc = accuracy_table(frame, list(methods))
+    with atomic_path(csv) as tmp:
         acc.to_csv(tmp)
     caption = (f"Test accuracy (mean ± std over {reps} repetitions of a 50/50 stratified split; "
-               f"hyper-parameters by {snakemake.params.cv_folds}-fold CV on the training half).")
-    write_text_atomic(snakemake.output.md, to_markdown(acc, caption))
+               f"hyper-parameters by {cv_folds}-fold CV on the training half).")
+    write_text_atomic(md, to_markdown(acc, caption))
 
 
-def figure(snakemake) -> None:
-    records = load_records(snakemake.input.records)
+def figure(*, records: list[str], labels: dict[str, str], png: str, pdf: str) -> None:
+    """The objective per outer iteration of each convergence fit (cf. IKLR Fig. 3)."""
+    loaded = load_records(records)
     fig, ax = plt.subplots(figsize=(6.4, 4.2), constrained_layout=True)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    methods = list(dict.fromkeys(r["method"] for r in records))
-    for r in records:
+    methods = list(dict.fromkeys(r["method"] for r in loaded))
+    for r in loaded:
         hist = pd.DataFrame(r["history"])
         color = colors[methods.index(r["method"]) % len(colors)]
-        first = r["rep"] == min(x["rep"] for x in records if x["method"] == r["method"])
-        label = snakemake.params.labels[r["method"]] if first else None
+        first = r["rep"] == min(x["rep"] for x in loaded if x["method"] == r["method"])
+        label = labels[r["method"]] if first else None
         ax.plot(hist["iteration"], hist["objective"], marker="o", ms=3, color=color, alpha=0.8, label=label)
         ax.annotate(f"rep {r['rep']}, λ={r['params'].get('lam', '')}", (hist["iteration"].iloc[-1], hist["objective"].iloc[-1]),
                     fontsize=7, xytext=(3, 0), textcoords="offset points", va="center", color=color)
-    dataset = records[0]["dataset"]
+    dataset = loaded[0]["dataset"]
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("outer iteration k")
     ax.set_ylabel("objective f(α_k, b_k) (mean logistic loss + (λ/2) αᵀKα)")
     ax.set_title(f"Convergence on {dataset} (CV-chosen λ per repetition; cf. IKLR Fig. 3)")
     ax.grid(alpha=0.3)
     ax.legend()
-    save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+    save_figure(fig, png, pdf)
 
 
 def save_figure(fig, *paths: str) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import resource
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, get_type_hints
 
 from threadpoolctl import threadpool_limits
 
@@ -16,7 +17,8 @@ from kreinbench.errors import KreinbenchError
 
 
 def run_stage(snakemake, stage: Callable[..., None]) -> None:
-    """Call ``stage(snakemake)`` with logging into ``snakemake.log[0]`` and BLAS threads = job threads.
+    """Call ``stage`` with the job's files and parameters (:func:`stage_arguments`), logging into
+    ``snakemake.log[0]`` and BLAS threads = job threads: the one place a stage meets Snakemake.
 
     Exceptions are logged with their traceback and re-raised, so Snakemake marks the job failed
     (and, since stages write atomically, no partial output remains).
@@ -36,7 +38,7 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
         logging.getLogger("kreinbench").info(STARTUP_FORMAT, started)
     try:
         with threadpool_limits(limits=max(1, int(snakemake.threads))):
-            stage(snakemake)
+            stage(**stage_arguments(snakemake, stage))
     except KreinbenchError as exc:
         # A diagnosed problem (bad data, a bad parameter, a corrupt cache): its one line is what the
         # user needs, so the job's output shows that line and the traceback goes to the log only.
@@ -47,6 +49,39 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
         logging.getLogger("kreinbench").error("stage failed:\n%s", traceback.format_exc())
         raise
     logging.getLogger("kreinbench").info(PEAK_RSS_FORMAT, peak_rss_mib(), after_imports)
+
+
+# Where a stage's keyword arguments are looked up in a job, by name.
+JOB_PARTS = ("wildcards", "params", "input", "output")
+
+
+def stage_arguments(snakemake, stage: Callable[..., None]) -> dict[str, Any]:
+    """The keyword arguments of ``stage`` from a Snakemake job: each parameter by its name among
+    the job's wildcards, params, named input and named output files, which must hold it exactly
+    once, or else in the config (values that must not make Snakemake rerun a job when they change,
+    as params would: the mirror the raw files come from); a parameter with a default may be
+    absent. Files are plain ``str``, lists of files plain lists; a wildcard annotated ``int``
+    (``rep``) is converted."""
+    hints = get_type_hints(stage)
+    arguments = {}
+    for name, parameter in inspect.signature(stage).parameters.items():
+        found = [part for part in JOB_PARTS if name in getattr(snakemake, part).keys()]
+        if len(found) > 1:
+            raise TypeError(f"stage {stage.__name__}: {name!r} is in the job's {' and '.join(found)}")
+        if not found:
+            if name in snakemake.config:
+                arguments[name] = snakemake.config[name]
+            elif parameter.default is inspect.Parameter.empty:
+                raise TypeError(f"stage {stage.__name__}: the job has no {name!r} (wildcard, param, input, output "
+                                "or config key)")
+            continue
+        value = getattr(getattr(snakemake, found[0]), name)
+        if found[0] in ("input", "output"):
+            value = [str(path) for path in value] if isinstance(value, list) else str(value)
+        elif found[0] == "wildcards" and hints.get(name) is int:
+            value = int(value)
+        arguments[name] = value
+    return arguments
 
 
 PEAK_RSS_FORMAT = "peak RSS %.1f MiB (%.1f MiB after imports)"

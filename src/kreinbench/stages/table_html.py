@@ -8,6 +8,7 @@ from kreinbench.atomic import write_text_atomic
 from kreinbench.markdown_html import markdown_to_html
 
 
-def table_html(snakemake) -> None:
-    source = Path(snakemake.input.md)
-    write_text_atomic(snakemake.output.html, markdown_to_html(source.read_text(), source.stem))
+def table_html(*, md: str, html: str) -> None:
+    """The Markdown table ``md`` as the HTML page ``html``."""
+    source = Path(md)
+    write_text_atomic(html, markdown_to_html(source.read_text(), source.stem))

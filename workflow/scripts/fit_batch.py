@@ -1,0 +1,6 @@
+"""Snakemake script of rules `fit_batch_<dataset>`: a thin wrapper around kreinbench.stages.fit.fit_batch."""
+
+from kreinbench.stages.fit import fit_batch
+from kreinbench.stages.runner import run_stage
+
+run_stage(snakemake, fit_batch)  # noqa: F821 (injected by Snakemake)
