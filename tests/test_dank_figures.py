@@ -15,7 +15,8 @@ from kreinbench.data.synthetic import cherkassky, clowns, step_function, step_va
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank_svr import relative_mse
-from kreinbench.plan_dank_figures import check, settings, targets
+from kreinbench.paper_targets import wanted
+from kreinbench.plan_dank_figures import check, settings
 from kreinbench.stages import dank_figures as stage
 from kreinbench.stages import dank_table4 as table4
 
@@ -173,9 +174,9 @@ def paper_config():
 
 def test_plan_adds_figures_per_key_and_applies_the_scale():
     config = paper_config()
-    assert "figures/dank_fig2.png" in targets(config) and "results/tables/dank_fig9.csv" in targets(config)
+    assert "figures/dank_fig2.png" in wanted(config) and "results/tables/dank_fig9.csv" in wanted(config)
     del config["papers"]["dank_figures"]["fig1"]
-    assert not any("dank_fig1" in t or "dank_fig2" in t for t in targets(config))
+    assert not any("dank_fig1" in t or "dank_fig2" in t for t in wanted(config))
     full = settings(config, "fig6")
     small = settings({**config, "scale": "small"}, "fig6")
     assert small["n"] < full["n"] == 2000 and small["C"] == full["C"] == 32.0

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from kreinbench import plan, plan_dank
+from kreinbench import paper_targets, plan, plan_dank
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import DANK
 from kreinbench.methods.dank import c2_factor, resolve_eta
@@ -43,8 +43,8 @@ def test_paper_config_validates_and_plans_every_target():
     config = load_config()
     validate(config, str(SCHEMA))
     plan.check_config(config)
-    plan_dank.check_dank_targets(config)
-    targets = plan_dank.dank_targets(config)
+    paper_targets.check(config)
+    targets = paper_targets.wanted(config)
     for name in ("dank_table1.csv", "dank_table1.md", "dank_table3.csv", "dank_table3.md", "dank_fig5.png",
                  "dank_fig5.pdf", "dank_fig7.png", "dank_fig8.pdf"):
         assert any(t.endswith(name) for t in targets), name
@@ -74,8 +74,8 @@ def test_small_scale_caps_n_and_repetitions():
 def test_targets_are_absent_without_their_key():
     config = load_config()
     del config["papers"]["dank"]["fig8"]
-    assert not any("fig8" in t for t in plan_dank.dank_targets(config))
-    assert plan_dank.dank_targets({"papers": {}}) == []
+    assert not any("fig8" in t for t in paper_targets.wanted(config))
+    assert paper_targets.wanted({"papers": {}}) == []
 
 
 @pytest.mark.parametrize("edit, message", [

@@ -512,27 +512,3 @@ def ying_fig1_datasets(config: dict) -> dict[str, str]:
     """The panels of Ying et al.'s Fig. 1 (``papers.ying.fig1.datasets``), ``{ours: paper's name}``."""
     names = paper_names(config, "ying")["datasets"]
     return {d: names.get(d, d) for d in config.get("papers", {}).get("ying", {}).get("fig1", {}).get("datasets", [])}
-
-
-def ying_targets(config: dict) -> list[str]:
-    """Ying et al. targets the config asks for: Table 3 with a ``papers.ying`` key, Fig. 1 with
-    ``papers.ying.fig1``."""
-    if "ying" not in config.get("papers", {}):
-        return []
-    targets = ["results/tables/ying_table3.csv", "results/tables/ying_table3.md"]
-    if ying_fig1_datasets(config):
-        targets += ["figures/ying_fig1.png", "figures/ying_fig1.pdf"]
-    return targets
-
-
-def iklr_targets(config: dict) -> list[str]:
-    """IKLR paper targets the config asks for: Table III with a ``papers.iklr`` key (unless its
-    ``table3`` is false), Fig. 3 with ``papers.iklr.fig3``."""
-    if "iklr" not in config.get("papers", {}):
-        return []
-    targets = []
-    if config["papers"]["iklr"].get("table3", True):
-        targets += ["results/tables/iklr_table3.csv", "results/tables/iklr_table3.md"]
-    if iklr_fig3_datasets(config):
-        targets += ["figures/iklr_fig3.png", "figures/iklr_fig3.pdf"]
-    return targets

@@ -15,23 +15,13 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.methods.dank import DANK, c2_factor
 from kreinbench.plan import method_datasets, method_spec, paper_names
 
-# Key of papers.dank -> the files it adds to rule `all`.
-TARGETS = {
-    "table1": ["results/tables/dank_table1.csv", "results/tables/dank_table1.md"],
-    "table3": ["results/tables/dank_table3.csv", "results/tables/dank_table3.md"],
-    "fig5": ["figures/dank_fig5.png", "figures/dank_fig5.pdf"],
-    "fig7": ["figures/dank_fig7.png", "figures/dank_fig7.pdf"],
-    "fig8": ["figures/dank_fig8.png", "figures/dank_fig8.pdf"],
-}
+# The keys of papers.dank (their targets are in kreinbench.paper_targets).
+TARGETS = ("table1", "table3", "fig5", "fig7", "fig8")
 
 
 def target(config: dict, name: str) -> dict[str, Any]:
     """``papers.dank.<name>``; empty when the config has none."""
     return config.get("papers", {}).get("dank", {}).get(name, {})
-
-
-def dank_targets(config: dict) -> list[str]:
-    return [path for name, paths in TARGETS.items() if target(config, name) for path in paths]
 
 
 def _datasets(config: dict, names) -> dict[str, str]:

@@ -14,15 +14,8 @@ from kreinbench.data.registry import load_registry
 from kreinbench.errors import KreinbenchError
 from kreinbench.plan import FULL_SCALE, canonical, dataset_config_entry
 
-# Figure key of papers.dank_figures -> the files it adds to rule `all`.
-TARGETS = {
-    "fig1": ["figures/dank_fig1.png", "figures/dank_fig1.pdf", "figures/dank_fig2.png", "figures/dank_fig2.pdf"],
-    "fig4": ["figures/dank_fig4.png", "figures/dank_fig4.pdf"],
-    "fig6": ["results/tables/dank_fig6.csv", "figures/dank_fig6.png", "figures/dank_fig6.pdf"],
-    "fig9": ["results/tables/dank_fig9.csv", "figures/dank_fig9.png", "figures/dank_fig9.pdf"],
-    "table4": ["results/tables/dank_table4.csv", "results/tables/dank_table4.md"],
-}
-# The task each figure's datasets must have (the estimators behind it are classifiers or regressors).
+# The keys of papers.dank_figures (their targets are in kreinbench.paper_targets) and the task each
+# one's datasets must have (the estimators behind it are classifiers or regressors).
 TASKS = {"fig1": "binary", "fig4": "binary", "fig6": "binary", "fig9": "regression", "table4": "regression"}
 # Fig. 9's panels are the paper's two test functions (kreinbench.data.synthetic), not a choice.
 FIG9_DATASETS = ["step-1d", "cherkassky-2d"]
@@ -39,10 +32,6 @@ def settings(config: dict, figure: str) -> dict[str, Any]:
         return {}
     scale = config.get("scale", FULL_SCALE)
     return {**spec, **block(config).get("scales", {}).get(scale, {}).get(figure, {})}
-
-
-def targets(config: dict) -> list[str]:
-    return [path for figure, paths in TARGETS.items() if figure in block(config) for path in paths]
 
 
 def datasets(config: dict, figure: str) -> list[str]:
@@ -71,7 +60,7 @@ def table4_records(config: dict) -> list[str]:
 def check(config: dict) -> None:
     """Every figure's datasets are registry datasets of the task its estimators need."""
     registry = load_registry(config.get("custom_datasets"))
-    for figure in TARGETS:
+    for figure in TASKS:
         for name in datasets(config, figure):
             if name not in registry:
                 raise KreinbenchError(f"config papers.dank_figures.{figure}: unknown dataset {name!r}")

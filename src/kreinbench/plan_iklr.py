@@ -18,20 +18,10 @@ from kreinbench.methods import ESTIMATORS
 from kreinbench.methods.iklr import SOLVERS
 from kreinbench.plan import iklr_fig3_datasets, iklr_fig3_methods, method_datasets, method_spec, paper_names
 
-# Study key of papers.iklr -> the files it adds to rule `all`.
-STUDY_TARGETS = {
-    "table4": ["results/tables/iklr_table4.csv", "results/tables/iklr_table4.md"],
-    "table5": ["results/tables/iklr_table5.csv", "results/tables/iklr_table5.md"],
-    "table7": ["results/tables/iklr_table7.csv", "results/tables/iklr_table7.md"],
-    "table6": ["results/tables/iklr_table6.csv", "results/tables/iklr_table6.md",
-               "figures/iklr_fig_init.png", "figures/iklr_fig_init.pdf"],
-    "fig2": ["results/tables/iklr_fig2.csv", "figures/iklr_fig2.png", "figures/iklr_fig2.pdf"],
-}
-# Study key of papers.iklr_mm17 (the MM'17 paper's names) -> the files it adds to rule `all`.
-MM17_TARGETS = {
-    "table2": ["results/tables/iklr_mm17_table2.csv", "results/tables/iklr_mm17_table2.md"],
-    "fig1": ["figures/iklr_mm17_fig1.png", "figures/iklr_mm17_fig1.pdf"],
-}
+# The study keys of papers.iklr and papers.iklr_mm17 (the MM'17 paper's names); their targets are
+# in kreinbench.paper_targets.
+STUDIES = ("table4", "table5", "table7", "table6", "fig2")
+MM17_STUDIES = ("table2", "fig1")
 MM17 = "iklr_mm17"
 # Fig. 2 varies ε of CCICP-GD alone (TNNLS §V-D); the paper's CCCP-GD is its ε = 1e-4 end.
 FIG2_SOLVER = "ccicp-gd"
@@ -46,11 +36,6 @@ MM17_FIG1_COLOURS = {"CCICP": "tab:red", "CCCP": "tab:blue"}
 def study(config: dict, name: str, paper: str = "iklr") -> dict[str, Any]:
     """``papers.<paper>.<name>`` (``datasets`` and ``methods``); empty when the config has none."""
     return config.get("papers", {}).get(paper, {}).get(name, {})
-
-
-def study_targets(config: dict) -> list[str]:
-    return ([path for name, paths in STUDY_TARGETS.items() if study(config, name) for path in paths]
-            + [path for name, paths in MM17_TARGETS.items() if study(config, name, MM17) for path in paths])
 
 
 def iklr_setting(config: dict, method: str) -> dict[str, Any]:
@@ -117,8 +102,8 @@ def check_studies(config: dict) -> None:
     no two methods of Table VI (or Fig. 2) share a solver and α⁽⁰⁾ (an ε): one cell, one method.
     Fig. 2's methods are CCICP-GD (:func:`fig2_methods`); Table V's μ come from its method the
     paper calls CCICP-GD (:data:`TABLE5_SPECTRUM_METHOD`), and MM'17 Fig. 1's methods have its colours."""
-    studies = [("iklr", name, study(config, name)) for name in STUDY_TARGETS]
-    studies += [(MM17, name, study(config, name, MM17)) for name in MM17_TARGETS]
+    studies = [("iklr", name, study(config, name)) for name in STUDIES]
+    studies += [(MM17, name, study(config, name, MM17)) for name in MM17_STUDIES]
     # Table III's rows, and Fig. 3's panels with the methods it plots, are checked as studies are.
     studies += [("iklr", "table3", {"datasets": table3_datasets(config)}),
                 ("iklr", "fig3", {"datasets": iklr_fig3_datasets(config), "methods": list(iklr_fig3_methods(config))})]

@@ -14,21 +14,13 @@ from types import SimpleNamespace
 import jinja2
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.paper_targets import TARGETS
+from kreinbench.paper_targets import category as paper_category
 
-# table -> (the report's group, the item's label)
+# table -> (the report's group, the item's label): the paper tables' from kreinbench.paper_targets.
 TABLES = {
     "accuracy": ("Quick run", "accuracy table"),
-    "iklr_table2": ("IKLR (TNNLS)", "Table II"),
-    "iklr_table3": ("IKLR (TNNLS)", "Table III"),
-    "iklr_table4": ("IKLR (TNNLS)", "Table IV"),
-    "iklr_table5": ("IKLR (TNNLS)", "Table V"),
-    "iklr_table6": ("IKLR (TNNLS)", "Table VI"),
-    "iklr_table7": ("IKLR (TNNLS)", "Table VII"),
-    "iklr_mm17_table2": ("IKLR (MM'17)", "Table 2"),
-    "ying_table3": ("Indefinite SVM (Ying et al.)", "Table 3"),
-    "dank_table1": ("DANK (JMLR)", "Table 1"),
-    "dank_table3": ("DANK (JMLR)", "Table 3"),
-    "dank_table4": ("DANK (JMLR)", "Table 4"),
+    **{rule: (paper_category(rule), target.label) for rule, target in TARGETS.items() if "md" in target.outputs},
     "agreement": ("Agreement with the papers", "every paper cell beside ours"),
 }
 

@@ -1,5 +1,6 @@
 from pathlib import Path
 
+import kreinbench.paper_targets as registry
 import kreinbench.plan as plan
 import kreinbench.run_claim as run_claim
 from kreinbench.resources import JobResources
@@ -11,6 +12,7 @@ from kreinbench.environment import software_versions
 config.update(plan.offline_config(config))
 config.update(plan.scaled_config(config))
 plan.check_config(config)
+registry.check(config)
 # One config's run per directory: another config's run here is refused before any job.
 RUN_CONFIG = run_claim.config_identity(workflow.overwrite_configfiles)
 run_claim.check_claim(RUN_CONFIG)
@@ -34,15 +36,8 @@ def final_targets():
 
 
 def paper_targets():
-    """Every paper table and figure the config's `papers` asks for (rule all_paper_targets). The
-    plan_* modules are imported by the paper rule files, included after this one."""
-    return (
-        plan.iklr_targets(config)
-        + plan.ying_targets(config)
-        + plan_iklr.study_targets(config)
-        + plan_dank.dank_targets(config)
-        + plan_dank_figures.targets(config)
-    )
+    """Every paper table and figure the config's `papers` asks for (rule all_paper_targets)."""
+    return registry.wanted(config)
 
 
 def paper_table_csvs():

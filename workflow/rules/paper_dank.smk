@@ -1,9 +1,7 @@
-# DANK (JMLR) Table 1, Table 3, Fig. 5, Fig. 7 and Fig. 8 from the tidy records of rule `table`:
-# `snakemake --cores all --configfile workflow/configs/paper-dank.yaml`. `all` includes each one
-# whose key the config's `papers.dank` has (kreinbench.plan_dank).
+# DANK (JMLR) Table 1, Table 3, Fig. 5, Fig. 7 and Fig. 8 from the tidy records of rule `table`
+# (settings: kreinbench.plan_dank). Which of them a config asks for (keys papers.dank.<target>),
+# and their files: kreinbench.paper_targets.
 import kreinbench.plan_dank as plan_dank
-
-plan_dank.check_dank_targets(config)
 
 
 rule dank_table1:
@@ -11,8 +9,7 @@ rule dank_table1:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/dank_table1.csv",
     output:
-        csv="results/tables/dank_table1.csv",
-        md="results/tables/dank_table1.md",
+        **registry.outputs("dank_table1"),
     log:
         "logs/dank_table1/dank_table1.log",
     benchmark:
@@ -30,8 +27,7 @@ rule dank_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/dank_table3.csv",
     output:
-        csv="results/tables/dank_table3.csv",
-        md="results/tables/dank_table3.md",
+        **registry.outputs("dank_table3"),
     log:
         "logs/dank_table3/dank_table3.log",
     benchmark:
@@ -51,13 +47,13 @@ rule dank_fig5:
         paper="workflow/paper_values/dank_table1.csv",
     output:
         png=report(
-            "figures/dank_fig5.png",
+            registry.path("dank_fig5", "png"),
             caption="../report/dank_fig5.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig5"),
             subcategory="Figures",
-            labels={"item": "Fig. 5"},
+            labels=registry.labels("dank_fig5"),
         ),
-        pdf="figures/dank_fig5.pdf",
+        pdf=registry.path("dank_fig5", "pdf"),
     log:
         "logs/dank_fig5/dank_fig5.log",
     benchmark:
@@ -75,13 +71,13 @@ rule dank_fig7:
         runs="results/records/runs.csv",
     output:
         png=report(
-            "figures/dank_fig7.png",
+            registry.path("dank_fig7", "png"),
             caption="../report/dank_fig7.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig7"),
             subcategory="Figures",
-            labels={"item": "Fig. 7"},
+            labels=registry.labels("dank_fig7"),
         ),
-        pdf="figures/dank_fig7.pdf",
+        pdf=registry.path("dank_fig7", "pdf"),
     log:
         "logs/dank_fig7/dank_fig7.log",
     benchmark:
@@ -99,13 +95,13 @@ rule dank_fig8:
         runs="results/records/runs.csv",
     output:
         png=report(
-            "figures/dank_fig8.png",
+            registry.path("dank_fig8", "png"),
             caption="../report/dank_fig8.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig8"),
             subcategory="Figures",
-            labels={"item": "Fig. 8"},
+            labels=registry.labels("dank_fig8"),
         ),
-        pdf="figures/dank_fig8.pdf",
+        pdf=registry.path("dank_fig8", "pdf"),
     log:
         "logs/dank_fig8/dank_fig8.log",
     benchmark:

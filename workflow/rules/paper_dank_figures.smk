@@ -1,9 +1,7 @@
-# DANK (JMLR) analysis figures that need no `fit` records (kreinbench.plan_dank_figures):
-#   snakemake --cores all --configfile workflow/configs/paper-dank.yaml [--config scale=small]
-# `all` includes each figure whose key is in `papers.dank_figures` (fig1 also adds Fig. 2).
+# DANK (JMLR) analysis figures and Table 4, which need no `fit` records (settings:
+# kreinbench.plan_dank_figures). Which of them a config asks for (keys papers.dank_figures.<figure>;
+# fig1 also adds Fig. 2), and their files: kreinbench.paper_targets.
 import kreinbench.plan_dank_figures as plan_dank_figures
-
-plan_dank_figures.check(config)
 
 
 rule dank_clowns:
@@ -35,13 +33,13 @@ rule dank_fig1:
         paper="workflow/paper_values/dank_fig2.csv",
     output:
         png=report(
-            "figures/dank_fig1.png",
+            registry.path("dank_fig1", "png"),
             caption="../report/dank_fig1.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig1"),
             subcategory="Figures",
-            labels={"item": "Fig. 1"},
+            labels=registry.labels("dank_fig1"),
         ),
-        pdf="figures/dank_fig1.pdf",
+        pdf=registry.path("dank_fig1", "pdf"),
     log:
         "logs/dank_fig1/dank_fig1.log",
     benchmark:
@@ -58,13 +56,13 @@ rule dank_fig2:
         paper="workflow/paper_values/dank_fig2.csv",
     output:
         png=report(
-            "figures/dank_fig2.png",
+            registry.path("dank_fig2", "png"),
             caption="../report/dank_fig2.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig2"),
             subcategory="Figures",
-            labels={"item": "Fig. 2"},
+            labels=registry.labels("dank_fig2"),
         ),
-        pdf="figures/dank_fig2.pdf",
+        pdf=registry.path("dank_fig2", "pdf"),
     log:
         "logs/dank_fig2/dank_fig2.log",
     benchmark:
@@ -82,13 +80,13 @@ rule dank_fig4:
         ),
     output:
         png=report(
-            "figures/dank_fig4.png",
+            registry.path("dank_fig4", "png"),
             caption="../report/dank_fig4.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig4"),
             subcategory="Figures",
-            labels={"item": "Fig. 4"},
+            labels=registry.labels("dank_fig4"),
         ),
-        pdf="figures/dank_fig4.pdf",
+        pdf=registry.path("dank_fig4", "pdf"),
     log:
         "logs/dank_fig4/dank_fig4.log",
     benchmark:
@@ -110,20 +108,20 @@ rule dank_fig6:
         paper="workflow/paper_values/dank_fig6.csv",
     output:
         csv=report(
-            "results/tables/dank_fig6.csv",
+            registry.path("dank_fig6", "csv"),
             caption="../report/dank_fig6_data.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig6"),
             subcategory="Tables",
-            labels={"item": "Fig. 6 (plotted values)"},
+            labels=registry.labels("dank_fig6", "plotted values"),
         ),
         png=report(
-            "figures/dank_fig6.png",
+            registry.path("dank_fig6", "png"),
             caption="../report/dank_fig6.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig6"),
             subcategory="Figures",
-            labels={"item": "Fig. 6"},
+            labels=registry.labels("dank_fig6"),
         ),
-        pdf="figures/dank_fig6.pdf",
+        pdf=registry.path("dank_fig6", "pdf"),
     log:
         "logs/dank_fig6/dank_fig6.log",
     benchmark:
@@ -148,20 +146,20 @@ rule dank_fig9:
         paper="workflow/paper_values/dank_fig9.csv",
     output:
         csv=report(
-            "results/tables/dank_fig9.csv",
+            registry.path("dank_fig9", "csv"),
             caption="../report/dank_fig9_data.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig9"),
             subcategory="Tables",
-            labels={"item": "Fig. 9 (plotted values)"},
+            labels=registry.labels("dank_fig9", "plotted values"),
         ),
         png=report(
-            "figures/dank_fig9.png",
+            registry.path("dank_fig9", "png"),
             caption="../report/dank_fig9.rst",
-            category="DANK (JMLR)",
+            category=registry.category("dank_fig9"),
             subcategory="Figures",
-            labels={"item": "Fig. 9"},
+            labels=registry.labels("dank_fig9"),
         ),
-        pdf="figures/dank_fig9.pdf",
+        pdf=registry.path("dank_fig9", "pdf"),
     log:
         "logs/dank_fig9/dank_fig9.log",
     benchmark:
@@ -201,9 +199,7 @@ rule dank_table4:
         records=lambda wildcards: plan_dank_figures.table4_records(config),
         paper="workflow/paper_values/dank_table4.csv",
     output:
-        runs="results/records/dank_table4_runs.csv",
-        csv="results/tables/dank_table4.csv",
-        md="results/tables/dank_table4.md",
+        **registry.outputs("dank_table4"),
     log:
         "logs/dank_table4/dank_table4.log",
     benchmark:

@@ -1,14 +1,8 @@
-# IKLR (TNNLS) Table II regenerated: run with workflow/configs/paper-iklr.yaml (or any config
-# with a TL1 kernel): `snakemake --cores all iklr_table2 --configfile workflow/configs/paper-iklr.yaml`.
-# Table III and Fig. 3 come from the tidy records of rule `table`, so any config can ask for them;
-# `all` includes them when the config has a `papers.iklr` key (and `papers.iklr.fig3`).
-# Likewise the studies on a few datasets (kreinbench.plan_iklr): Table IV with `papers.iklr.table4`,
-# Table V (SPD kernels, workflow/configs/paper-iklr-spd.yaml) with `table5`, Table VII with `table7`,
-# Table VI and its figure iklr_fig_init with `table6`, Fig. 2 with `fig2`; and the MM'17 paper's
-# Table 2 and Fig. 1 with `papers.iklr_mm17.table2` / `fig1`.
+# IKLR (TNNLS) and its MM'17 version: Table II from the first splits and the config's TL1 kernel;
+# Tables III-VII, Figs. 2-3 and MM'17 Table 2 / Fig. 1 from the tidy records of rule `table`
+# (settings: kreinbench.plan_iklr). Which of them a config asks for, and their files:
+# kreinbench.paper_targets (keys papers.iklr.<table> and papers.iklr_mm17.<table>).
 import kreinbench.plan_iklr as plan_iklr
-
-plan_iklr.check_studies(config)
 
 
 rule iklr_table2:
@@ -16,8 +10,7 @@ rule iklr_table2:
         splits=plan.iklr_table2_splits(config),
         paper="workflow/paper_values/iklr_table2.csv",
     output:
-        csv="results/tables/iklr_table2.csv",
-        md="results/tables/iklr_table2.md",
+        **registry.outputs("iklr_table2"),
     log:
         "logs/iklr_table2/iklr_table2.log",
     benchmark:
@@ -36,8 +29,7 @@ rule iklr_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table3.csv",
     output:
-        csv="results/tables/iklr_table3.csv",
-        md="results/tables/iklr_table3.md",
+        **registry.outputs("iklr_table3"),
     log:
         "logs/iklr_table3/iklr_table3.log",
     benchmark:
@@ -58,13 +50,13 @@ rule iklr_fig3:
         runs="results/records/runs.csv",
     output:
         png=report(
-            "figures/iklr_fig3.png",
+            registry.path("iklr_fig3", "png"),
             caption="../report/iklr_fig3.rst",
-            category="IKLR (TNNLS)",
+            category=registry.category("iklr_fig3"),
             subcategory="Figures",
-            labels={"item": "Fig. 3"},
+            labels=registry.labels("iklr_fig3"),
         ),
-        pdf="figures/iklr_fig3.pdf",
+        pdf=registry.path("iklr_fig3", "pdf"),
     log:
         "logs/iklr_fig3/iklr_fig3.log",
     benchmark:
@@ -83,8 +75,7 @@ rule iklr_table7:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table7.csv",
     output:
-        csv="results/tables/iklr_table7.csv",
-        md="results/tables/iklr_table7.md",
+        **registry.outputs("iklr_table7"),
     log:
         "logs/iklr_table7/iklr_table7.log",
     benchmark:
@@ -104,8 +95,7 @@ rule iklr_table6:
         history="results/records/history.csv",
         paper="workflow/paper_values/iklr_table6.csv",
     output:
-        csv="results/tables/iklr_table6.csv",
-        md="results/tables/iklr_table6.md",
+        **registry.outputs("iklr_table6"),
     log:
         "logs/iklr_table6/iklr_table6.log",
     benchmark:
@@ -122,18 +112,18 @@ rule iklr_table6:
 # Table VI's runs as a figure: the spread over repetitions that the table's mean ± std summarises.
 rule iklr_fig_init:
     input:
-        table="results/tables/iklr_table6.csv",
+        table=registry.path("iklr_table6", "csv"),
         runs="results/records/runs.csv",
         history="results/records/history.csv",
     output:
         png=report(
-            "figures/iklr_fig_init.png",
+            registry.path("iklr_fig_init", "png"),
             caption="../report/iklr_fig_init.rst",
-            category="IKLR (TNNLS)",
+            category=registry.category("iklr_fig_init"),
             subcategory="Figures",
-            labels={"item": "Table VI as a figure"},
+            labels=registry.labels("iklr_fig_init"),
         ),
-        pdf="figures/iklr_fig_init.pdf",
+        pdf=registry.path("iklr_fig_init", "pdf"),
     log:
         "logs/iklr_fig_init/iklr_fig_init.log",
     benchmark:
@@ -151,20 +141,20 @@ rule iklr_fig2:
         history="results/records/history.csv",
     output:
         csv=report(
-            "results/tables/iklr_fig2.csv",
+            registry.path("iklr_fig2", "csv"),
             caption="../report/iklr_fig2_data.rst",
-            category="IKLR (TNNLS)",
+            category=registry.category("iklr_fig2"),
             subcategory="Tables",
-            labels={"item": "Fig. 2 (plotted values)"},
+            labels=registry.labels("iklr_fig2", "plotted values"),
         ),
         png=report(
-            "figures/iklr_fig2.png",
+            registry.path("iklr_fig2", "png"),
             caption="../report/iklr_fig2.rst",
-            category="IKLR (TNNLS)",
+            category=registry.category("iklr_fig2"),
             subcategory="Figures",
-            labels={"item": "Fig. 2"},
+            labels=registry.labels("iklr_fig2"),
         ),
-        pdf="figures/iklr_fig2.pdf",
+        pdf=registry.path("iklr_fig2", "pdf"),
     log:
         "logs/iklr_fig2/iklr_fig2.log",
     benchmark:
@@ -184,8 +174,7 @@ rule iklr_table4:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table4.csv",
     output:
-        csv="results/tables/iklr_table4.csv",
-        md="results/tables/iklr_table4.md",
+        **registry.outputs("iklr_table4"),
     log:
         "logs/iklr_table4/iklr_table4.log",
     benchmark:
@@ -205,8 +194,7 @@ rule iklr_table5:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_table5.csv",
     output:
-        csv="results/tables/iklr_table5.csv",
-        md="results/tables/iklr_table5.md",
+        **registry.outputs("iklr_table5"),
     log:
         "logs/iklr_table5/iklr_table5.log",
     benchmark:
@@ -227,8 +215,7 @@ rule iklr_mm17_table2:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/iklr_mm17_table2.csv",
     output:
-        csv="results/tables/iklr_mm17_table2.csv",
-        md="results/tables/iklr_mm17_table2.md",
+        **registry.outputs("iklr_mm17_table2"),
     log:
         "logs/iklr_mm17_table2/iklr_mm17_table2.log",
     benchmark:
@@ -254,13 +241,13 @@ rule iklr_mm17_fig1:
         runs="results/records/runs.csv",
     output:
         png=report(
-            "figures/iklr_mm17_fig1.png",
+            registry.path("iklr_mm17_fig1", "png"),
             caption="../report/iklr_mm17_fig1.rst",
-            category="IKLR (MM'17)",
+            category=registry.category("iklr_mm17_fig1"),
             subcategory="Figures",
-            labels={"item": "Fig. 1"},
+            labels=registry.labels("iklr_mm17_fig1"),
         ),
-        pdf="figures/iklr_mm17_fig1.pdf",
+        pdf=registry.path("iklr_mm17_fig1", "pdf"),
     log:
         "logs/iklr_mm17_fig1/iklr_mm17_fig1.log",
     benchmark:

@@ -1,6 +1,6 @@
-# Ying, Campbell and Girolami (NIPS'09) Table 3 and Fig. 1 from the tidy records of rule `table`:
-# `snakemake --cores all --configfile workflow/configs/paper-isvm.yaml`. `all` includes them when
-# the config has a `papers.ying` key (and `papers.ying.fig1`).
+# Ying, Campbell and Girolami (NIPS'09) Table 3 and Fig. 1 from the tidy records of rule `table`.
+# Which of them a config asks for (key papers.ying, and papers.ying.fig1), and their files:
+# kreinbench.paper_targets.
 
 
 rule ying_table3:
@@ -8,8 +8,7 @@ rule ying_table3:
         runs="results/records/runs.csv",
         paper="workflow/paper_values/ying_table3.csv",
     output:
-        csv="results/tables/ying_table3.csv",
-        md="results/tables/ying_table3.md",
+        **registry.outputs("ying_table3"),
     log:
         "logs/ying_table3/ying_table3.log",
     benchmark:
@@ -30,13 +29,13 @@ rule ying_fig1:
         runs="results/records/runs.csv",
     output:
         png=report(
-            "figures/ying_fig1.png",
+            registry.path("ying_fig1", "png"),
             caption="../report/ying_fig1.rst",
-            category="Indefinite SVM (Ying et al.)",
+            category=registry.category("ying_fig1"),
             subcategory="Figures",
-            labels={"item": "Fig. 1"},
+            labels=registry.labels("ying_fig1"),
         ),
-        pdf="figures/ying_fig1.pdf",
+        pdf=registry.path("ying_fig1", "pdf"),
     log:
         "logs/ying_fig1/ying_fig1.log",
     benchmark:
