@@ -131,7 +131,7 @@ def test_the_accuracy_table_shows_the_methods_fitted_on_every_dataset():
     a config of such methods only shows them all; an unfitted cell is a dash, not nan."""
     import pandas as pd
 
-    from kreinbench.stages.report import to_markdown
+    from kreinbench.render import to_markdown
 
     config = {"methods": {"gd": dict(LEADER), "gd-eps0.1": {**MEMBERS["gd-eps0.1"], "datasets": ["sonar"]}}}
     assert plan.table_methods(config) == ["gd"]

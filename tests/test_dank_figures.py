@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
+from kreinbench import plan, svm_grid
 from kreinbench.data.parse import ParsedData
 from kreinbench.data.synthetic import cherkassky, clowns, step_function, step_value
 from kreinbench.errors import KreinbenchError
@@ -69,11 +70,11 @@ def test_panels_survive_the_file_round_trip(tmp_path, clowns_panel, tiny_clowns)
 
 def test_grid_search_prefers_the_width_that_fits():
     data = step_function(120, seed=1, a=0.01)  # sharp steps
-    sigma, C = stage.grid_search(data[:, :1], data[:, 1], sigma_grid=[0.1, 100.0], C_grid=[10.0], folds=3, seed=0,
+    sigma, C = svm_grid.grid_search(data[:, :1], data[:, 1], sigma_grid=[0.1, 100.0], C_grid=[10.0], folds=3, seed=0,
                                  regression=True)
     assert (sigma, C) == (0.1, 10.0)
     X, y = clowns(80, seed=0)[:, :2], clowns(80, seed=0)[:, 2]
-    sigma, _ = stage.grid_search(stage.minmax_all(X), y, sigma_grid=[1e-4, 0.2], C_grid=[1.0], folds=3, seed=0,
+    sigma, _ = svm_grid.grid_search(stage.minmax_all(X), y, sigma_grid=[1e-4, 0.2], C_grid=[1.0], folds=3, seed=0,
                                  regression=False)
     assert sigma == 0.2
 
@@ -96,7 +97,7 @@ def test_grid_search_chooses_as_scikit_learns_grid_search(regression):
     model, cv, scoring = ((SVR(epsilon=0.1), KFold(5, shuffle=True, random_state=3), "neg_mean_squared_error")
                           if regression else (SVC(), StratifiedKFold(5, shuffle=True, random_state=3), "accuracy"))
     reference = GridSearchCV(model, {"gamma": gammas, "C": Cs}, cv=cv, scoring=scoring).fit(X, y).best_params_
-    ours = stage.grid_search(X, y, sigma_grid=sigmas, C_grid=Cs, folds=5, seed=3, regression=regression)
+    ours = svm_grid.grid_search(X, y, sigma_grid=sigmas, C_grid=Cs, folds=5, seed=3, regression=regression)
     assert ours == (sigmas[gammas.index(reference["gamma"])], reference["C"])
 
 
@@ -178,9 +179,11 @@ def test_plan_adds_figures_per_key_and_applies_the_scale():
     del config["papers"]["dank_figures"]["fig1"]
     assert not any("dank_fig1" in t or "dank_fig2" in t for t in wanted(config))
     full = settings(config, "fig6")
-    small = settings({**config, "scale": "small"}, "fig6")
-    assert small["n"] < full["n"] == 2000 and small["C"] == full["C"] == 32.0
-    assert settings(config, "fig1") == {}
+    small = plan.scaled_config({**config, "scale": "small"})
+    assert settings(small, "fig6")["n"] < full["n"] == 2000 and settings(small, "fig6")["C"] == full["C"] == 32.0
+    # The scale's override of a figure the config lacks adds no figure.
+    assert settings(config, "fig1") == settings(small, "fig1") == {}
+    assert "fig1" not in small["papers"]["dank_figures"]
 
 
 def test_plan_check_names_a_dataset_of_the_wrong_task():

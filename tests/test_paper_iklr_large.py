@@ -134,7 +134,7 @@ def test_mm17_table2_is_table_iii_under_mm17_names():
 
 def test_mm17_fig1_draws_ccicp_and_cccp_in_the_papers_colours(tmp_path):
     from kreinbench.stages.paper_figures import fig3_figure
-    from kreinbench.stages.report import save_figure
+    from kreinbench.render import save_figure
 
     runs = pd.DataFrame({"dataset": "monks1", "method": ["mm17", "cccp"], "rep": 1, "params": '{"lam": 0.1}',
                          "diverged": False})

@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench import plan
+from kreinbench import paper_targets, plan
 from kreinbench.errors import KreinbenchError
-from kreinbench.stages.paper_tables import paired_tests, table3_frame, table3_markdown
+from kreinbench.stages.paper_tables import table3_frame, table3_markdown
+from kreinbench.statistics import paired_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,8 +93,8 @@ def test_paper_names_default_to_ours_and_ignore_names_the_config_lacks():
     assert names["methods"]["klr-rbf"] == "KLR(RBF)"
     # Fig. 3's legend order is the paper's, whatever the config's order.
     assert plan.iklr_fig3_methods(CONFIG) == {"cccp-gd": "CCCP-GD", "ccicp-gd": "CCICP-GD", "ccicp-sgd": "CCICP-SGD"}
-    assert plan.iklr_targets(CONFIG)[-1] == "figures/iklr_fig3.pdf"
-    assert plan.iklr_targets({**CONFIG, "papers": {}}) == []
+    assert paper_targets.wanted(CONFIG)[-1] == "figures/iklr_fig3.pdf"
+    assert paper_targets.wanted({**CONFIG, "papers": {}}) == []
 
 
 def test_two_methods_under_one_paper_name_is_an_error():

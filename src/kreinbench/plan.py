@@ -382,8 +382,10 @@ FULL_SCALE = "full"
 
 
 def scaled_config(config: dict) -> dict:
-    """The config at its ``scale``: repetitions at most ``scales[scale].repetitions`` and every
-    dataset's n capped at ``scales[scale].max_n`` (a ``split.max_n`` it already has is kept if smaller).
+    """The config at its ``scale``: repetitions at most ``scales[scale].repetitions``, every
+    dataset's n capped at ``scales[scale].max_n`` (a ``split.max_n`` it already has is kept if
+    smaller), and the settings of ``scales[scale].papers`` in place of those of ``papers`` (e.g.
+    fewer iterations for DANK's figures), key by key.
 
     A scaled run writes the same paths as the full one: Snakemake sees the changed split
     parameters and repetitions and reruns what they affect, so the two never mix silently.
@@ -404,7 +406,22 @@ def scaled_config(config: dict) -> dict:
             cap = min(scale["max_n"], split.get("max_n", scale["max_n"]))
             options[dataset] = {**entry, "split": {**split, "max_n": cap}}
         scaled["dataset_options"] = options
+    if "papers" in scale:
+        scaled["papers"] = _overridden(config.get("papers", {}), scale["papers"])
     return scaled
+
+
+def _overridden(settings: dict, overrides: dict) -> dict:
+    """``settings`` with each leaf of ``overrides`` in place of its own (nested dicts merged); an
+    override of a block ``settings`` lacks (a figure the config does not ask for) adds nothing."""
+    merged = dict(settings)
+    for key, value in overrides.items():
+        if isinstance(value, dict):
+            if isinstance(merged.get(key), dict):
+                merged[key] = _overridden(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def offline_config(config: dict) -> dict:

@@ -1,8 +1,9 @@
 """The DANK (JMLR) targets that do not go through rule ``fit``: Figures 1, 2, 4, 6, 9 and Table 4.
 
 Each is a key of ``papers.dank_figures`` holding its own settings (dataset, σ, C, iterations, …);
-``papers.dank_figures.scales.<scale>.<figure>`` overrides some of them at ``--config scale=<scale>``
-(e.g. fewer iterations for CI). ``fig1`` also adds Fig. 2, which plots the F* of the same fits.
+``scales.<scale>.papers.dank_figures.<figure>`` overrides some of them at ``--config scale=<scale>``
+(e.g. fewer iterations for CI; :func:`kreinbench.plan.scaled_config`). ``fig1`` also adds Fig. 2,
+which plots the F* of the same fits.
 Kept apart from :mod:`kreinbench.plan` so the core planning stays small.
 """
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from kreinbench.data.registry import load_registry
 from kreinbench.errors import KreinbenchError
-from kreinbench.plan import FULL_SCALE, canonical, dataset_config_entry
+from kreinbench.plan import canonical, dataset_config_entry
 
 # The keys of papers.dank_figures (their targets are in kreinbench.paper_targets) and the task each
 # one's datasets must have (the estimators behind it are classifiers or regressors).
@@ -26,12 +27,8 @@ def block(config: dict) -> dict[str, Any]:
 
 
 def settings(config: dict, figure: str) -> dict[str, Any]:
-    """``papers.dank_figures.<figure>`` with the overrides of the run's scale; {} when absent."""
-    spec = block(config).get(figure)
-    if spec is None:
-        return {}
-    scale = config.get("scale", FULL_SCALE)
-    return {**spec, **block(config).get("scales", {}).get(scale, {}).get(figure, {})}
+    """``papers.dank_figures.<figure>`` (of the config at its scale); {} when absent."""
+    return dict(block(config).get(figure, {}))
 
 
 def datasets(config: dict, figure: str) -> list[str]:

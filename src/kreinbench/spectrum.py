@@ -341,3 +341,23 @@ def positive_decomposition(K: np.ndarray, spectrum: Spectrum, tau: float) -> tup
     K_minus = (K_minus + K_minus.T) / 2
     K_minus[np.diag_indices_from(K_minus)] += tau
     return K + K_minus, K_minus
+
+
+# extreme_eigenvalues (IKLR Table II): up to this size a dense symmetric eigensolver is cheap; above,
+# only the two extreme eigenvalues are computed by Lanczos (ARPACK).
+DENSE_LIMIT = 3000
+
+
+def extreme_eigenvalues(K: np.ndarray, seed: int = 0) -> tuple[float, float]:
+    """(smallest, largest) eigenvalue of the symmetric matrix ``K``."""
+    n = K.shape[0]
+    if n <= DENSE_LIMIT:
+        mu = scipy.linalg.eigh(K, eigvals_only=True, driver="evr")
+        return float(mu[0]), float(mu[-1])
+    from scipy.sparse.linalg import eigsh  # noqa: PLC0415 (as in _mu_max: only large n needs it)
+
+    # A seeded start vector makes the Lanczos result reproducible.
+    v0 = np.random.default_rng(seed).standard_normal(n)
+    low = eigsh(K, k=1, which="SA", v0=v0, return_eigenvectors=False, tol=1e-10)[0]
+    high = eigsh(K, k=1, which="LA", v0=v0, return_eigenvectors=False, tol=1e-10)[0]
+    return float(low), float(high)

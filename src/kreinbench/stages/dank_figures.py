@@ -18,7 +18,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.svm import SVC, SVR
 
 from kreinbench.atomic import atomic_path, write_csv_atomic
@@ -28,13 +27,14 @@ from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import minmax_fit, read_split
 from kreinbench.data.synthetic import cherkassky_value, step_value
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import rbf
 from kreinbench.methods.dank import DANK, resolve_eta
 from kreinbench.methods.dank_convergence import figure4_data
 from kreinbench.methods.dank_svr import DANKSVR, relative_mse
 from kreinbench.methods.dank_theory import PartitionBounds, figure6_data
-# kreinbench.stages.report selects the Agg backend before pyplot is imported.
-from kreinbench.stages.report import save_figure
+from kreinbench.svm_grid import gaussian, grid_search
+
+# kreinbench.render selects the Agg backend before pyplot is imported.
+from kreinbench.render import save_figure
 import matplotlib.pyplot as plt  # noqa: E402, I001
 from matplotlib.lines import Line2D  # noqa: E402
 
@@ -44,11 +44,6 @@ log = logging.getLogger(__name__)
 BASELINE_STYLE = {"color": "tab:blue", "linestyle": "--"}
 DANK_STYLE = {"color": "tab:red", "linestyle": "-"}
 OURS_STYLE = {"color": "black", "linestyle": ":"}
-
-
-def gaussian(X, Y=None, *, sigma: float) -> np.ndarray:
-    """The paper's Gaussian kernel exp(−‖x − x'‖²/(2σ²))."""
-    return rbf(X, Y, sigma=sigma, convention="dank")
 
 
 def load_raw(manifest_path: str, dataset: str, entry: dict) -> ParsedData:
@@ -62,33 +57,6 @@ def minmax_all(X: np.ndarray) -> np.ndarray:
     """Features scaled to [0, 1] over all rows (the figures fit every point; there is no test part)."""
     lo, span = minmax_fit(X)
     return (X - lo) / span
-
-
-def grid_search(X, y, *, sigma_grid, C_grid, folds: int, seed: int, regression: bool, epsilon: float = 0.1):
-    """(σ, C) of the SVM (SVR with ``regression``) with the best ``folds``-fold CV score on the grid.
-
-    scikit-learn's ``GridSearchCV`` over (γ, C) as the paper's protocol has it: the same folds
-    (``KFold`` / ``StratifiedKFold``, shuffled by ``seed``), mean accuracy or mean squared error over
-    them, the first best in its order (C, then σ).  Each σ's kernel is computed once and sliced
-    per fold (``kernel="precomputed"``) instead of libsvm recomputing it in each of the
-    len(C_grid) × folds fits: one Table 4 search on cpusmall (2000 points, 11 × 11 × 5 fits),
-    68 s → 37 s of CPU, the same choice.
-    """
-    splitter = (KFold if regression else StratifiedKFold)(folds, shuffle=True, random_state=seed)
-    splits = list(splitter.split(X, y))
-    sigma_grid, C_grid = [float(s) for s in sigma_grid], [float(c) for c in C_grid]
-    scores = np.empty((len(C_grid), len(sigma_grid)))
-    for b, sigma in enumerate(sigma_grid):
-        K = gaussian(X, sigma=sigma)
-        for a, C in enumerate(C_grid):
-            fold_scores = []
-            for tr, va in splits:
-                model = SVR(C=C, epsilon=epsilon, kernel="precomputed") if regression else SVC(C=C, kernel="precomputed")
-                predicted = model.fit(K[np.ix_(tr, tr)], y[tr]).predict(K[np.ix_(va, tr)])
-                fold_scores.append(-np.mean((predicted - y[va]) ** 2) if regression else np.mean(predicted == y[va]))
-            scores[a, b] = np.mean(fold_scores)
-    a, b = np.unravel_index(np.argmax(scores), scores.shape)  # row-major: C outer, σ inner
-    return sigma_grid[b], C_grid[a]
 
 
 # --- Figures 1 and 2: clowns ---------------------------------------------------------------------

@@ -24,9 +24,9 @@ from sklearn.svm import SVR
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split, repetition_seed
 from kreinbench.methods.dank_svr import DANKSVR, relative_mse
-from kreinbench.stages.dank_figures import gaussian, grid_search
-from kreinbench.stages.paper_tables import ALPHA, paired_tests
-from kreinbench.stages.report import to_markdown
+from kreinbench.render import to_markdown
+from kreinbench.statistics import ALPHA, paired_tests
+from kreinbench.svm_grid import gaussian, grid_search
 
 log = logging.getLogger(__name__)
 

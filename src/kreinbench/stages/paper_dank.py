@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
-from kreinbench.stages.paper_tables import ALPHA, paired_tests
-# kreinbench.stages.report selects the Agg backend before pyplot is imported.
-from kreinbench.stages.report import save_figure, to_markdown
+from kreinbench.statistics import ALPHA, paired_tests
+
+# kreinbench.render selects the Agg backend before pyplot is imported.
+from kreinbench.render import save_figure, to_markdown
 import matplotlib.pyplot as plt  # noqa: E402, I001
 
 # Table 1's columns in the paper's order; those we run are mapped to config methods by the config.

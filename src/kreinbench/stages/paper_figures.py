@@ -17,8 +17,9 @@ import pandas as pd
 from kreinbench.atomic import write_csv_atomic
 from kreinbench.plan_iklr import MM17_FIG1_COLOURS
 from kreinbench.stages.paper_tables import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
-# kreinbench.stages.report selects the Agg backend before pyplot is imported.
-from kreinbench.stages.report import save_figure
+
+# kreinbench.render selects the Agg backend before pyplot is imported.
+from kreinbench.render import save_figure
 import matplotlib.pyplot as plt  # noqa: E402, I001
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402

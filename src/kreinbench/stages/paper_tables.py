@@ -14,36 +14,19 @@ import math
 
 import numpy as np
 import pandas as pd
-import scipy.linalg
-from scipy.sparse.linalg import eigsh
-from scipy.stats import ttest_rel
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split
 from kreinbench.kernels import kernel_function, resolve_params
-from kreinbench.stages.report import to_markdown
+from kreinbench.render import to_markdown
+from kreinbench.spectrum import extreme_eigenvalues
+from kreinbench.statistics import ALPHA, paired_tests
 
 log = logging.getLogger(__name__)
 
-# Up to this size a dense symmetric eigensolver is cheap; above, only the two extreme
-# eigenvalues are computed by Lanczos (the kernel matrix itself is still formed densely).
-DENSE_LIMIT = 3000
 
 COLUMNS = ["paper_dataset", "dataset", "m", "m_paper", "n", "n_paper", "n_train",
            "mu_min", "mu_min_paper", "mu_max", "mu_max_paper", "note"]
-
-
-def extreme_eigenvalues(K: np.ndarray, seed: int = 0) -> tuple[float, float]:
-    """(smallest, largest) eigenvalue of the symmetric matrix ``K``."""
-    n = K.shape[0]
-    if n <= DENSE_LIMIT:
-        mu = scipy.linalg.eigh(K, eigvals_only=True, driver="evr")
-        return float(mu[0]), float(mu[-1])
-    # A seeded start vector makes the Lanczos result reproducible.
-    v0 = np.random.default_rng(seed).standard_normal(n)
-    low = eigsh(K, k=1, which="SA", v0=v0, return_eigenvectors=False, tol=1e-10)[0]
-    high = eigsh(K, k=1, which="LA", v0=v0, return_eigenvectors=False, tol=1e-10)[0]
-    return float(low), float(high)
 
 
 def dataset_statistics(split_path: str, kernel_spec: dict) -> dict:
@@ -130,39 +113,9 @@ def iklr_table2(*, splits: list[str], paper: str, kernel: dict, stand_ins: dict[
 
 # Table III: test accuracy per dataset x method beside the paper's, with paired t-tests.
 
-# Level of the two-sided paired t-test of the best method against each other one.
-ALPHA = 0.05
 
 TABLE3_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "reps", "mean", "std",
                   "paper_mean", "paper_std", "diff", "best", "p_value", "best_significantly_better", "diverged"]
-
-
-def paired_tests(runs: pd.DataFrame, dataset_order: list[str], method_order: list[str],
-                 alpha: float = ALPHA) -> pd.DataFrame:
-    """Per dataset x method: repetitions, mean and std of test accuracy, whether it is the best
-    method of the dataset (highest mean; the first in ``method_order`` on a tie), and the
-    p-value of a two-sided paired t-test (``scipy.stats.ttest_rel``) of the best method's
-    accuracies against this method's over the repetitions both have.
-
-    Pairing by repetition is sound because every method of a repetition sees the same split.
-    The p-value is NaN for the best method itself, with fewer than two shared repetitions, or
-    when the two agree on every repetition (the t statistic is 0/0): never significant.
-    """
-    rows = []
-    for dataset in [d for d in dataset_order if d in set(runs["dataset"])]:
-        acc = runs[runs["dataset"] == dataset].pivot(index="rep", columns="method", values="accuracy")
-        acc = acc[[m for m in method_order if m in acc.columns]]
-        means = acc.mean()
-        best = means.idxmax()
-        for method in acc.columns:
-            pair = acc[[best, method]].dropna()
-            p_value = math.nan
-            if method != best and len(pair) >= 2 and (pair[best] != pair[method]).any():
-                p_value = float(ttest_rel(pair[best], pair[method]).pvalue)
-            rows.append({"dataset": dataset, "method": method, "reps": int(acc[method].count()),
-                         "mean": float(means[method]), "std": float(acc[method].std()), "best": method == best,
-                         "p_value": p_value, "best_significantly_better": bool(p_value < alpha)})
-    return pd.DataFrame(rows)
 
 
 def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[str, str]],

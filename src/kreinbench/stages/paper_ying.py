@@ -15,9 +15,10 @@ import math
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
-from kreinbench.stages.paper_tables import ALPHA, paired_tests
-# kreinbench.stages.report selects the Agg backend before pyplot is imported.
-from kreinbench.stages.report import save_figure, to_markdown
+from kreinbench.statistics import ALPHA, paired_tests
+
+# kreinbench.render selects the Agg backend before pyplot is imported.
+from kreinbench.render import save_figure, to_markdown
 import matplotlib.pyplot as plt  # noqa: E402, I001
 
 # The paper's colours (Fig. 1 caption: SMM blue, SPGM red).
@@ -32,7 +33,7 @@ TABLE3_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method",
 def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[str, str]],
                  dataset_order: list[str], method_order: list[str], alpha: float = ALPHA) -> pd.DataFrame:
     """One row per dataset × method of ``runs``: accuracy statistics and t-test
-    (:func:`kreinbench.stages.paper_tables.paired_tests`), mean training time, n and the kernel's
+    (:func:`kreinbench.statistics.paired_tests`), mean training time, n and the kernel's
     mean μ_min / μ_max over repetitions, each beside the paper's value where ``paper`` (the
     transcribed Table 3, accuracy in %) has it; ``diff`` = our accuracy − the paper's and
     ``speedup`` = the paper's seconds / ours."""

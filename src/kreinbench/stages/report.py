@@ -12,6 +12,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
+from kreinbench.render import save_figure, to_markdown  # noqa: E402
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "kernel", "kernel_instance",
                "n_train", "n_test", "accuracy", "train_accuracy", "cv_accuracy", "train_time", "test_time", "cv_time",
@@ -48,15 +49,6 @@ def accuracy_table(runs: pd.DataFrame, method_order: list[str]) -> pd.DataFrame:
     table = table[[m for m in method_order if m in table.columns]]
     table.columns = [labels[m] for m in table.columns]
     return table
-
-
-def to_markdown(table: pd.DataFrame, caption: str, index_name: str = "dataset") -> str:
-    header = f"| {index_name} | " + " | ".join(table.columns) + " |"
-    rule = "|---|" + "---|" * len(table.columns)
-    # a method not fitted on a dataset: a dash, not "nan"
-    lines = [f"| {idx} | " + " | ".join("–" if pd.isna(v) else str(v) for v in row) + " |"
-             for idx, row in zip(table.index, table.values)]
-    return "\n".join([caption, "", header, rule, *lines]) + "\n"
 
 
 def table(*, records: list[str], labels: dict[str, str], methods: list[str], cv_folds: int, runs: str,
@@ -99,11 +91,3 @@ def figure(*, records: list[str], labels: dict[str, str], png: str, pdf: str) ->
     ax.grid(alpha=0.3)
     ax.legend()
     save_figure(fig, png, pdf)
-
-
-def save_figure(fig, *paths: str) -> None:
-    """Write ``fig`` atomically to each path, in the format its extension names; close it."""
-    for out in paths:
-        with atomic_path(out) as tmp:
-            fig.savefig(tmp, format=out.rsplit(".", 1)[1], dpi=150)
-    plt.close(fig)

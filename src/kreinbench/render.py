@@ -1,0 +1,28 @@
+"""How tables and figures are written: Markdown tables with a caption, figures as PNG and PDF."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from kreinbench.atomic import atomic_path  # noqa: E402
+
+
+def to_markdown(table: pd.DataFrame, caption: str, index_name: str = "dataset") -> str:
+    header = f"| {index_name} | " + " | ".join(table.columns) + " |"
+    rule = "|---|" + "---|" * len(table.columns)
+    # a method not fitted on a dataset: a dash, not "nan"
+    lines = [f"| {idx} | " + " | ".join("–" if pd.isna(v) else str(v) for v in row) + " |"
+             for idx, row in zip(table.index, table.values)]
+    return "\n".join([caption, "", header, rule, *lines]) + "\n"
+
+
+def save_figure(fig, *paths: str) -> None:
+    """Write ``fig`` atomically to each path, in the format its extension names; close it."""
+    for out in paths:
+        with atomic_path(out) as tmp:
+            fig.savefig(tmp, format=out.rsplit(".", 1)[1], dpi=150)
+    plt.close(fig)

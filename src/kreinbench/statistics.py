@@ -1,0 +1,39 @@
+"""Statistics shared by the papers' tables: the paired t-test of each method against the best."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from scipy.stats import ttest_rel
+
+# Level of the two-sided paired t-test of the best method against each other one.
+ALPHA = 0.05
+
+
+def paired_tests(runs: pd.DataFrame, dataset_order: list[str], method_order: list[str],
+                 alpha: float = ALPHA) -> pd.DataFrame:
+    """Per dataset x method: repetitions, mean and std of test accuracy, whether it is the best
+    method of the dataset (highest mean; the first in ``method_order`` on a tie), and the
+    p-value of a two-sided paired t-test (``scipy.stats.ttest_rel``) of the best method's
+    accuracies against this method's over the repetitions both have.
+
+    Pairing by repetition is sound because every method of a repetition sees the same split.
+    The p-value is NaN for the best method itself, with fewer than two shared repetitions, or
+    when the two agree on every repetition (the t statistic is 0/0): never significant.
+    """
+    rows = []
+    for dataset in [d for d in dataset_order if d in set(runs["dataset"])]:
+        acc = runs[runs["dataset"] == dataset].pivot(index="rep", columns="method", values="accuracy")
+        acc = acc[[m for m in method_order if m in acc.columns]]
+        means = acc.mean()
+        best = means.idxmax()
+        for method in acc.columns:
+            pair = acc[[best, method]].dropna()
+            p_value = math.nan
+            if method != best and len(pair) >= 2 and (pair[best] != pair[method]).any():
+                p_value = float(ttest_rel(pair[best], pair[method]).pvalue)
+            rows.append({"dataset": dataset, "method": method, "reps": int(acc[method].count()),
+                         "mean": float(means[method]), "std": float(acc[method].std()), "best": method == best,
+                         "p_value": p_value, "best_significantly_better": bool(p_value < alpha)})
+    return pd.DataFrame(rows)
