@@ -128,7 +128,8 @@ def test_large_files_report_progress_on_stderr(server, tmp_path, monkeypatch, ca
     download_file(tmp_path / "eeg.arff", sha256=None, urls=[f"{server}/eeg/EEG%20Eye%20State.arff"], dataset="eeg")
     assert "dataset 'eeg', file 'eeg.arff': 1.7 MB of 1.7 MB" in capsys.readouterr().err
     download_file(tmp_path / "heart.dat", sha256=HEART_SHA, urls=[f"{server}/heart/heart.dat"], dataset="heart")
-    assert capsys.readouterr().err == ""  # 16 kB: no progress lines
+    # 16 kB: no progress lines (the loopback server's own thread may log a client's reset here)
+    assert "file 'heart.dat'" not in capsys.readouterr().err
 
 
 def test_mirror_is_tried_first_then_the_canonical_url(server, tmp_path):
@@ -220,6 +221,7 @@ def test_iklr_table2_rule_regenerates_the_paper_statistics(server, tmp_path):
     for study in ("table3", "table4", "table6", "table7", "fig2"):  # (Table IV: EEG, madelon, ...)
         config["papers"]["iklr"].pop(study, None)
     config["papers"].pop("iklr_mm17", None)  # MM'17's datasets
+    config["fit_batches"] = [d for d in config["fit_batches"] if d in TABLE2_DATASETS]
     (tmp_path / "paper.yaml").write_text(yaml.safe_dump(config))
     result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "iklr_table2", "--configfile", "paper.yaml"],
                             cwd=tmp_path, capture_output=True, text=True, timeout=300)

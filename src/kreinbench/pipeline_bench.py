@@ -53,7 +53,7 @@ def job_kernel_files(config: dict, rule: str, job: str) -> list[str]:
     if rule == "fit_batch":  # its fits one after another: the kernels of the one that reads the most
         dataset, rep = job.split("/")
         jobs = plan.fit_batch_jobs(config, dataset, int(rep.removeprefix("rep")))
-        return max((list(job["inputs"]["kernels"]) for job in jobs.values()), key=len)
+        return max((list(job["kernels"]) for job in jobs.values()), key=len)
     return []
 
 
