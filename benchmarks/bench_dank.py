@@ -29,7 +29,7 @@ from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 from kreinbench.atomic import atomic_path
-from kreinbench.methods.dank import DANK
+from kreinbench.methods.dank.estimator import DANK
 from sampling import scaled_half_split
 
 EEG = Path("/work/shared/datasets/eeg/EEG Eye State.arff")

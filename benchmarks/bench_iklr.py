@@ -25,7 +25,7 @@ Rows (``method``):
   ``max_rel_diff_alpha`` between its α and the fast path's;
 - ``eigh``, ``cholesky``, ``lanczos-mu-max``: the spectral building blocks alone;
 - ``matvec-f64`` / ``matvec-f32``: one kernel product (median of 50), to weigh float32 storage;
-- ``cv-shared`` / ``cv-plain``: 5-fold CV over 5 λ by :func:`kreinbench.methods.iklr.cross_validate_lambda`
+- ``cv-shared`` / ``cv-plain``: 5-fold CV over 5 λ by :func:`kreinbench.methods.iklr.estimator.cross_validate_lambda`
   (one spectral step shared by all folds and λ) and by :func:`kreinbench.selection.cross_validate`
   (every fold fit on its own); ``ratio_to_single`` divides by ``iklr-eigen``; ``cv_*_s`` split the
   last ``cv-shared`` run into its parts.
@@ -60,7 +60,7 @@ from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.kernels import tl1
 from kreinbench.methods import IKLR, ConvergenceWarning
-from kreinbench.methods.iklr import cross_validate_lambda
+from kreinbench.methods.iklr.estimator import cross_validate_lambda
 from kreinbench.selection import cross_validate
 from kreinbench.spectrum import Spectrum, _mu_max
 from sampling import scaled_half_split

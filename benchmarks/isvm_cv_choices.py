@@ -16,7 +16,7 @@ import time
 
 from isvm_cv_profile import ROOT, paper_kernels, paper_split
 
-from kreinbench.methods.indefinite_svm import IndefiniteSVM
+from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM
 from kreinbench.plan import spectrum_kind
 from kreinbench.selection import cross_validate
 

@@ -27,7 +27,7 @@ from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import make_split
 from kreinbench.kernels import kernel_matrices, resolve_params
-from kreinbench.methods.indefinite_svm import IndefiniteSVM
+from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM
 from kreinbench.selection import param_grid, read_only, stratified_folds
 from kreinbench.spectrum import compute_spectrum
 

@@ -8,7 +8,7 @@ import pytest
 
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, SpectrumKLR
 from kreinbench.methods.base import check_train_kernel
-from kreinbench.methods.iklr import _fit_lockstep, _LockstepFits
+from kreinbench.methods.iklr.estimator import _fit_lockstep, _LockstepFits
 from kreinbench.selection import cross_validate, lambda_path
 
 LAMS = [1e-3, 0.1, 1.0, 10.0]
@@ -76,7 +76,7 @@ def test_lockstep_reports_the_separate_fits_stationarity_and_warnings(tl1_monk2)
 def test_flip_clip_shift_share_their_folds_spectra_with_the_scores_of_their_own_cvs(tl1_monk2, monkeypatch):
     """Flip, Clip and Shift in one group CV (`cv_with`): one eigendecomposition per fold for the
     three, and each method's scores those of its own CV."""
-    from kreinbench.methods import klr
+    from kreinbench.methods.iklr import klr
     from kreinbench.selection import cross_validate_group
 
     K, _, y, _ = tl1_monk2

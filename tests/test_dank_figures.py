@@ -15,7 +15,7 @@ from kreinbench.data.parse import ParsedData
 from kreinbench.data.synthetic import cherkassky, clowns, step_function, step_value
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
-from kreinbench.methods.dank_svr import relative_mse
+from kreinbench.methods.dank.svr import relative_mse
 from kreinbench.paper_targets import wanted
 from kreinbench.plan_dank_figures import check, settings
 from kreinbench.stages import dank_figures as stage

@@ -10,7 +10,7 @@ from sklearn.svm import SVR
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
-from kreinbench.methods.dank_svr import DANKSVR, relative_mse, svr_evaluate
+from kreinbench.methods.dank.svr import DANKSVR, relative_mse, svr_evaluate
 from reference import project_bisection, wolfe_gap_lp
 
 

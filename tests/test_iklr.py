@@ -10,9 +10,9 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import check_train_kernel
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR, iklr_inner, iklr_lockstep
-from kreinbench.methods import iklr
-from kreinbench.methods.iklr import _fit_lockstep, _LockstepFits, cross_validate_lambda
-from kreinbench.methods.logistic import LogisticKernelLoss
+from kreinbench.methods.iklr import estimator as iklr
+from kreinbench.methods.iklr.estimator import _fit_lockstep, _LockstepFits, cross_validate_lambda
+from kreinbench.methods.solvers.logistic import LogisticKernelLoss
 from kreinbench.methods.multiclass import OneVsRest
 from kreinbench.selection import cross_validate, stratified_folds
 from kreinbench.spectrum import compute_spectrum, eigendecompose
@@ -558,7 +558,7 @@ def test_shift_split_reaches_stationary_points_of_the_eigen_splits_quality(tl1_d
 def test_newton_step_through_cholesky_solves_the_bordered_system(rbf_heart, kernel):
     """KLR's Newton step by the Cholesky factor of D½KD½ + λI (with the LU fallback when that is
     not positive definite) satisfies the bordered system it replaces, also where β(1−β) underflows."""
-    from kreinbench.methods import newton
+    from kreinbench.methods.solvers import newton
     K = rbf_heart[0]
     n = K.shape[0]
     rng = np.random.default_rng(3)
@@ -581,7 +581,7 @@ def test_newton_step_through_cholesky_solves_the_bordered_system(rbf_heart, kern
 def test_grouped_cv_gives_each_methods_own_cv(tl1_monk2, solver, variants):
     """Several methods' λ paths (Fig. 2's ε, Table VI's α⁽⁰⁾) in one lock step: each method's
     fold scores are those of its own CV, and each fit its separate fit."""
-    from kreinbench.methods.iklr import grouped_lambda_path_scores
+    from kreinbench.methods.iklr.estimator import grouped_lambda_path_scores
     K, _, y, _ = tl1_monk2
     lams = [0.1, 1.0, 30.0]  # λ ≥ 0.1: see test_lockstep_lambda_path_gives_the_separate_fits
     folds = stratified_folds(np.asarray(y), 3, 2)
@@ -600,7 +600,7 @@ def test_grouped_cv_gives_each_methods_own_cv(tl1_monk2, solver, variants):
 
 
 def test_grouped_cv_refuses_methods_that_cannot_share_a_lock_step(tl1_monk2):
-    from kreinbench.methods.iklr import grouped_lambda_path_scores
+    from kreinbench.methods.iklr.estimator import grouped_lambda_path_scores
     K, _, y, _ = tl1_monk2
     folds = stratified_folds(np.asarray(y), 3, 2)
     for other in (IKLR(solver="ccicp-sgd"), IKLR(split="shift"), IKLR(solver="cccp-gd"), IKLR(max_outer=5)):

@@ -1,7 +1,7 @@
 """CCICP-GD as the TNNLS paper runs it: Fig. 2's ε sweep and Table III cells on real TL1 kernels.
 
 The reading of Algorithm 1 these tests pin down (ε and η on the summed objective, the printed
-step schedule) is documented in kreinbench.methods.iklr.IKLR and docs/solver-fidelity.md.
+step schedule) is documented in kreinbench.methods.iklr.estimator.IKLR and docs/solver-fidelity.md.
 """
 
 import warnings
@@ -11,7 +11,7 @@ import pytest
 
 from kreinbench.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR, ConvergenceWarning
-from kreinbench.methods.iklr import cross_validate_lambda
+from kreinbench.methods.iklr.estimator import cross_validate_lambda
 
 # TNNLS §V-A's λ grid (workflow/configs/paper-iklr.yaml).
 GRID = [1e-4, 1e-3, 0.01, 0.1, 1, 5, 10]

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.indefinite_svm import IndefiniteSVM, ProxyObjective
+from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM, ProxyObjective
 from reference import project_bisection
 
 
@@ -104,7 +104,7 @@ def test_parameters_are_validated():
 
 
 def test_rank_one_update_matches_a_dense_eigendecomposition():
-    from kreinbench.methods.indefinite_svm import RankOneProxyProducts
+    from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
     from kreinbench.spectrum import eigendecompose
     K0, y = ying_problem(60, seed=6)
     spectrum = eigendecompose(K0)
@@ -139,7 +139,7 @@ def test_gap_at_zero_is_the_linear_max_over_q1_by_linprog():
     """APG's certificate at α = 0 is max gᵀβ over Q₁: ties (rounded g) and all-negative g included."""
     from scipy.optimize import linprog
 
-    from kreinbench.methods.dual_gap import wolfe_gap
+    from kreinbench.methods.solvers.dual_gap import wolfe_gap
     rng = np.random.default_rng(11)
     for n, C in ((7, 1.0), (30, 2.5), (31, 100.0)):
         y = np.where(rng.random(n) < 0.3, 1.0, -1.0)

@@ -17,7 +17,7 @@ from snakemake.utils import validate
 from kreinbench import paper_targets, plan, plan_dank
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import DANK
-from kreinbench.methods.dank import c2_factor, resolve_eta
+from kreinbench.methods.dank.estimator import c2_factor, resolve_eta
 from kreinbench.stages import paper_dank
 
 ROOT = Path(__file__).resolve().parents[1]

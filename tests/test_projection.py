@@ -3,7 +3,7 @@ import pytest
 import scipy.optimize
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.projection import project_box_hyperplane
+from kreinbench.methods.solvers.projection import project_box_hyperplane
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -37,7 +37,7 @@ from kreinbench import cache, plan
 from kreinbench.atomic import atomic_path, sha256_file
 from kreinbench.data.split import read_split
 from kreinbench.methods import IKLR, KLR, KSVM, SVM, ConvergenceWarning, IndefiniteSVM
-from kreinbench.methods.logistic import LogisticKernelLoss
+from kreinbench.methods.solvers.logistic import LogisticKernelLoss
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMING = ["train_time", "test_time", "cv_time"]

@@ -6,8 +6,8 @@ from sklearn.svm import SVC
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
-from kreinbench.methods.svm import dual_objective
-from kreinbench.methods.tdcasvm import TDCASVM
+from kreinbench.methods.isvm.svm import dual_objective
+from kreinbench.methods.iklr.tdcasvm import TDCASVM
 from kreinbench.spectrum import eigendecompose
 
 

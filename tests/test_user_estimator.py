@@ -19,7 +19,7 @@ USER_MODULE = Path(__file__).parent / "user_methods" / "my_methods.py"
 
 def test_estimator_names_and_import_paths_resolve_with_clear_errors():
     assert estimator_class("SVM") is SVM
-    assert estimator_class("kreinbench.methods.svm:SVM") is SVM
+    assert estimator_class("kreinbench.methods.isvm.svm:SVM") is SVM
     with pytest.raises(KreinbenchError, match=r"config methods.x.estimator: unknown estimator 'Foo'"):
         estimator_class("Foo", "config methods.x.estimator")
     with pytest.raises(KreinbenchError, match="cannot import 'no_such_module:X'"):

@@ -201,7 +201,7 @@ def check_tuned_by(config: dict, name: str) -> None:
 
 def check_cv_with(config: dict, name: str) -> None:
     """``methods.<name>.cv_with: <leader>`` runs this method's CV in the leader's fit job (IKLR: in
-    one lock step, :func:`kreinbench.methods.iklr.grouped_lambda_path_scores`; Flip/Clip/Shift KLR:
+    one lock step, :func:`kreinbench.methods.iklr.estimator.grouped_lambda_path_scores`; Flip/Clip/Shift KLR:
     on the folds' shared eigendecompositions), so both must be
     estimators that can share it, on the same kernel and grid, and the leader must be fitted on
     every dataset of this one and run its CV itself."""

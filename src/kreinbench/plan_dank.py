@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.dank import DANK, c2_factor
+from kreinbench.methods.dank.estimator import DANK, c2_factor
 from kreinbench.plan import method_datasets, method_spec, paper_names
 
 # The keys of papers.dank (their targets are in kreinbench.paper_targets).

@@ -15,7 +15,7 @@ from typing import Any
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import ESTIMATORS
-from kreinbench.methods.iklr import SOLVERS
+from kreinbench.methods.iklr.estimator import SOLVERS
 from kreinbench.plan import iklr_fig3_datasets, iklr_fig3_methods, method_datasets, method_spec, paper_names
 
 # The study keys of papers.iklr and papers.iklr_mm17 (the MM'17 paper's names); their targets are

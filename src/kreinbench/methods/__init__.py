@@ -1,4 +1,11 @@
-"""Estimators on precomputed kernels, scikit-learn style: ``fit(K, y)``, ``decision_function(K_cross)``."""
+"""Estimators on precomputed kernels, scikit-learn style: ``fit(K, y)``, ``decision_function(K_cross)``.
+
+One subpackage per paper: ``iklr`` (IKLR and its baselines KLR, Flip/Clip/Shift KLR, TDCASVM),
+``isvm`` (the indefinite SVM of Ying et al. / Luss and d'Aspremont, and the SVM / KSVM baselines),
+``dank`` (DANK and DANK-SVR); ``solvers`` holds what they share (SMO, projections, duality gaps,
+the logistic loss and its Newton step), ``base`` the estimator protocol. Import estimators from
+here: ``from kreinbench.methods import IKLR``.
+"""
 
 import importlib
 from collections.abc import Iterator, Mapping
@@ -10,15 +17,15 @@ from kreinbench.methods.base import ConvergenceWarning, RunawayWarning
 # method and the parts of scipy that method needs (scipy.spatial and scipy.sparse.linalg, which
 # only DANK uses, add about 0.13 s to every job's start).
 _MODULES = {
-    "IKLR": "iklr",
-    "KLR": "klr",
-    "SpectrumKLR": "klr",
-    "SVM": "svm",
-    "KSVM": "svm",
-    "TDCASVM": "tdcasvm",
-    "IndefiniteSVM": "indefinite_svm",
-    "DANK": "dank",
-    "DANKSVR": "dank_svr",
+    "IKLR": "iklr.estimator",
+    "KLR": "iklr.klr",
+    "SpectrumKLR": "iklr.klr",
+    "SVM": "isvm.svm",
+    "KSVM": "isvm.svm",
+    "TDCASVM": "iklr.tdcasvm",
+    "IndefiniteSVM": "isvm.indefinite_svm",
+    "DANK": "dank.estimator",
+    "DANKSVR": "dank.svr",
 }
 
 

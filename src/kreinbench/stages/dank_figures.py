@@ -27,10 +27,10 @@ from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import minmax_fit, read_split
 from kreinbench.data.synthetic import cherkassky_value, step_value
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.dank import DANK, resolve_eta
-from kreinbench.methods.dank_convergence import figure4_data
-from kreinbench.methods.dank_svr import DANKSVR, relative_mse
-from kreinbench.methods.dank_theory import PartitionBounds, figure6_data
+from kreinbench.methods.dank.estimator import DANK, resolve_eta
+from kreinbench.methods.dank.convergence import figure4_data
+from kreinbench.methods.dank.svr import DANKSVR, relative_mse
+from kreinbench.methods.dank.theory import PartitionBounds, figure6_data
 from kreinbench.svm_grid import gaussian, grid_search
 
 # kreinbench.render selects the Agg backend before pyplot is imported.

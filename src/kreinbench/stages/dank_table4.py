@@ -23,7 +23,7 @@ from sklearn.svm import SVR
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split, repetition_seed
-from kreinbench.methods.dank_svr import DANKSVR, relative_mse
+from kreinbench.methods.dank.svr import DANKSVR, relative_mse
 from kreinbench.render import to_markdown
 from kreinbench.statistics import ALPHA, paired_tests
 from kreinbench.svm_grid import gaussian, grid_search

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.linalg
 from scipy.special import expit
 
-from kreinbench.methods.logistic import ARMIJO, LogisticKernelLoss
+from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss
 
 
 def klr_newton(K: np.ndarray, y: np.ndarray, lam: float, *, tol: float, max_iter: int, start=None):

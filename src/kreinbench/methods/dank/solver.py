@@ -2,7 +2,7 @@
 
 h is concave with an L-Lipschitz gradient on A (DANK Theorems 4 and 11).  The solvers only need
 an oracle x ↦ (h(x), ∇h(x), state), the Euclidean projection onto A and, for the stopping rule,
-the bound G(x) ≥ h* − h(x) of :mod:`kreinbench.methods.dual_gap`.
+the bound G(x) ≥ h* − h(x) of :mod:`kreinbench.methods.solvers.dual_gap`.
 
 Stopping rules (``rule``): "gap" stops once G(x⁽ᵗ⁾) ≤ tol·|h(x⁽ᵗ⁾)|, a certified relative gap to
 the optimum; "step" is the paper's ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ tol.  The step rule says nothing about
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kreinbench.methods.projection import project_box_hyperplane
+from kreinbench.methods.solvers.projection import project_box_hyperplane
 
 log = logging.getLogger(__name__)
 

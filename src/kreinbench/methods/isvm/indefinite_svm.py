@@ -36,10 +36,10 @@ from kreinbench.methods.base import (
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.dual_gap import wolfe_gap
-from kreinbench.methods.isvm_apg import apg
-from kreinbench.methods.projection import project_box_hyperplane
-from kreinbench.methods.smo import intercept
+from kreinbench.methods.solvers.dual_gap import wolfe_gap
+from kreinbench.methods.isvm.apg import apg
+from kreinbench.methods.solvers.projection import project_box_hyperplane
+from kreinbench.methods.solvers.smo import intercept
 from kreinbench.spectrum import Spectrum, check_symmetric_kernel, compute_spectrum, eigendecompose
 
 log = logging.getLogger(__name__)
@@ -179,9 +179,9 @@ class IndefiniteSVM(KernelClassifierMixin):
     (``solver="spgm"``, Ying Table 1, step 1/L) or Nesterov's smooth method (``solver="smm"``,
     Ying Table 2), both with L = λ_max(K₀) + nC²/ρ (Ying Theorem 2), from α₀ = 0, or, not in
     the paper, by an accelerated projected gradient with a backtracking step (``solver="apg"``,
-    :func:`kreinbench.methods.isvm_apg.apg`: FISTA with adaptive restart, stopped by the
+    :func:`kreinbench.methods.isvm.apg.apg`: FISTA with adaptive restart, stopped by the
     certified Frank–Wolfe gap; the same maximum in far fewer iterations at large C).  The
-    projections onto Q₁ are exact (:func:`kreinbench.methods.projection.project_box_hyperplane`:
+    projections onto Q₁ are exact (:func:`kreinbench.methods.solvers.projection.project_box_hyperplane`:
     binary search over the breakpoints of the multiplier of αᵀy = 0, then the linear piece
     solved in closed form).
 

@@ -11,7 +11,7 @@ with
 * gradient-based adaptive restart of the momentum (O'Donoghue & Candès 2015);
 * a stopping rule that does not trust small steps: concavity gives
   f* − f(α) ≤ max_{β∈Q₁} ∇f(α)ᵀ(β − α) (the Frank–Wolfe gap,
-  :func:`kreinbench.methods.dual_gap.wolfe_gap`), and the run stops when that certificate
+  :func:`kreinbench.methods.solvers.dual_gap.wolfe_gap`), and the run stops when that certificate
   falls below tol·|f(α)|.  The certificate scales with the box: at C = 100 with the maximum
   far inside it, gradient entries at round-off level times C keep it above tol·|f| although f
   no longer moves.  So the run
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kreinbench.methods.dual_gap import wolfe_gap
-from kreinbench.methods.projection import project_box_hyperplane
+from kreinbench.methods.solvers.dual_gap import wolfe_gap
+from kreinbench.methods.solvers.projection import project_box_hyperplane
 
 # Backtracking: L grows by GROW until the quadratic upper bound holds, and shrinks by SHRINK
 # before each iteration's first trial, so a long run does not keep an early, too large L.

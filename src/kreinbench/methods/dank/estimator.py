@@ -8,12 +8,12 @@ reshapes the kernel into F ⊙ K (problem (5)):
 
 solved by an accelerated projected gradient with a backtracked step (the default, not in the
 paper), Nesterov's smooth method (Algorithm 1) or projected gradient (eq. (16)) on
-h(α) = min_F H(α, F); see :mod:`kreinbench.methods.dank_problem`.  The default fit stops once the
-Wolfe gap certifies (h* − h(α))/|h(α)| ≤ tol (:mod:`kreinbench.methods.dual_gap`), else warns with
+h(α) = min_F H(α, F); see :mod:`kreinbench.methods.dank.problem`.  The default fit stops once the
+Wolfe gap certifies (h* − h(α))/|h(α)| ≤ tol (:mod:`kreinbench.methods.solvers.dual_gap`), else warns with
 that bound.  ``n_clusters=v`` solves the
-k-means-partitioned approximation of §4 instead (:mod:`kreinbench.methods.dank_partition`).
+k-means-partitioned approximation of §4 instead (:mod:`kreinbench.methods.dank.partition`).
 Test points borrow columns of F from training points chosen in input space
-(:mod:`kreinbench.methods.neighbours`), so ``fit`` and ``decision_function`` take the features.
+(:mod:`kreinbench.methods.dank.neighbours`), so ``fit`` and ``decision_function`` take the features.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from kreinbench.methods.base import (
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.dank_partition import merged_history, partition, solve_cluster
-from kreinbench.methods.dank_solver import relative_gap
-from kreinbench.methods.dank_problem import PROJECTIONS, SOLVERS, STOPPING_RULES, solve_dank
-from kreinbench.methods.neighbours import EXTENSIONS, extension_indices
+from kreinbench.methods.dank.partition import merged_history, partition, solve_cluster
+from kreinbench.methods.dank.solver import relative_gap
+from kreinbench.methods.dank.problem import PROJECTIONS, SOLVERS, STOPPING_RULES, solve_dank
+from kreinbench.methods.dank.neighbours import EXTENSIONS, extension_indices
 
 ETA_RULES = {"svm", "0.1C2"}
 # Starts of the exact version's ascent: α = 0 (Algorithm 1), or the α of the SVM on the same K and C.
@@ -124,7 +124,7 @@ class DANK(KernelClassifierMixin):
         cluster model).
     solver : {"fista", "nesterov", "pg"}, default="fista"
         Not in the paper: accelerated projected gradient with a backtracked L capped by
-        Algorithm 1's (:func:`~kreinbench.methods.dank_solver.backtracking_ascent`); or the paper's
+        Algorithm 1's (:func:`~kreinbench.methods.dank.solver.backtracking_ascent`); or the paper's
         Nesterov smooth method (Algorithm 1, L = n + 3nC²‖K‖²_F/(4η)) or standard projected
         gradient (eq. (16), L = n − τ/2 + nC²λ_max(K)/(4η)).  Algorithm 1's step 1/L is so short
         that it rarely meets ``tol`` within 2000 iterations (80 points of heart, σ = 1, C = 1,
@@ -133,7 +133,7 @@ class DANK(KernelClassifierMixin):
     monotone : bool, default=False
         Nesterov only: the monotone variant (θ⁽ᵗ⁾ = argmax h over {θ⁽ᵗ⁻¹⁾, θ̃⁽ᵗ⁾, α⁽ᵗ⁾}).
     projection : {"exact", "alternating"}, default="exact"
-        Projection onto A: exact (:func:`~kreinbench.methods.projection.project_box_hyperplane`)
+        Projection onto A: exact (:func:`~kreinbench.methods.solvers.projection.project_box_hyperplane`)
         or the paper's 10 alternating clip/hyperplane projections.  The alternating one leaves no
         exact zero in α, so it forfeits the low-rank speed-up (every point is a "support vector").
     fit_intercept : bool, default=True
@@ -143,7 +143,7 @@ class DANK(KernelClassifierMixin):
         Iteration limit (Algorithm 1's t_max) and the tolerance of ``stopping``.
     stopping : {"gap", "step"}, default="gap"
         "gap": stop once G(α)/|h(α)| ≤ tol, G(α) = max_{u ∈ A} ∇h(α)ᵀ(u − α) ≥ h* − h(α) (the
-        Wolfe gap, :mod:`~kreinbench.methods.dual_gap`): a certified relative gap to the optimum
+        Wolfe gap, :mod:`~kreinbench.methods.solvers.dual_gap`): a certified relative gap to the optimum
         of (5) for a PSD K.  "step": the paper's rule ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ tol, which does not bound
         the gap (a short step is small far from the optimum).
     init : {"zeros", "svm"}, default="zeros"

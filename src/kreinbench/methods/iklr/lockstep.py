@@ -3,8 +3,8 @@
 Column i of the n × m arrays is one fit, on the rows where ``Y[:, i]`` is nonzero (±1 there): on
 all of K (a λ grid), or on a principal submatrix of it (a CV fold's train kernel, embedded: its α
 is zero off those rows, so K's products restricted to them are the fold kernel's).  Each column
-follows the iterates of its separate fit (:mod:`kreinbench.methods.iklr_inner` in
-:class:`kreinbench.methods.iklr.IKLR`'s outer loop) up to round-off.  Only the kernel products
+follows the iterates of its separate fit (:mod:`kreinbench.methods.iklr.inner` in
+:class:`kreinbench.methods.iklr.estimator.IKLR`'s outer loop) up to round-off.  Only the kernel products
 are shared: the columns needing one at a step go into a single matrix product, which reads K once
 for all of them (on 2000 rows 0.87 ms per column at 35 columns, against about 3 ms for one
 matrix-vector product), and the Python work of a step is done once for all columns.

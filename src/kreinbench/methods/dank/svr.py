@@ -15,7 +15,7 @@ Proposition 10 prints −εI for −ε1 and −(F ⊙ K)a in ∂h/∂α̌; diffe
 (a depends on α̌ with a minus sign), as implemented.  Solved by Algorithm 2 (Nesterov's method with
 the steps 1/(2L), 1/(4L), L = 2(n + 9nC²‖K‖²_F/(4η)), Theorem 11) or, by default, the accelerated
 projected gradient with a backtracked step; the default stop is the certified relative gap of
-:mod:`kreinbench.methods.dual_gap` (z = [1; −1]), as for :class:`~kreinbench.methods.dank.DANK`.
+:mod:`kreinbench.methods.solvers.dual_gap` (z = [1; −1]), as for :class:`~kreinbench.methods.dank.estimator.DANK`.
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from kreinbench.methods.base import (
     check_int,
     check_positive,
 )
-from kreinbench.methods.dank import check_features, extended_scores, not_converged_message
-from kreinbench.methods.dank_adaptive import adaptive_matrices
-from kreinbench.methods.dual_gap import make_gap
-from kreinbench.methods.dank_problem import PROJECTIONS, STOPPING_RULES
-from kreinbench.methods.dank_solver import (Evaluation, backtracking_ascent, kkt_intercept, make_projection,
+from kreinbench.methods.dank.estimator import check_features, extended_scores, not_converged_message
+from kreinbench.methods.dank.adaptive import adaptive_matrices
+from kreinbench.methods.solvers.dual_gap import make_gap
+from kreinbench.methods.dank.problem import PROJECTIONS, STOPPING_RULES
+from kreinbench.methods.dank.solver import (Evaluation, backtracking_ascent, kkt_intercept, make_projection,
                                             nesterov_ascent)
-from kreinbench.methods.neighbours import EXTENSIONS, extension_indices
+from kreinbench.methods.dank.neighbours import EXTENSIONS, extension_indices
 
 ETA_RULES = {"svr", "0.1C2"}
 
@@ -91,19 +91,19 @@ class DANKSVR:
     tau : float, default=0.01
     solver : {"fista", "nesterov"}, default="fista"
         The accelerated projected gradient with a backtracked step capped by Theorem 11's L
-        (:func:`~kreinbench.methods.dank_solver.backtracking_ascent`; not in the paper), or
+        (:func:`~kreinbench.methods.dank.solver.backtracking_ascent`; not in the paper), or
         Algorithm 2 (Nesterov's smooth method, step 1/L): the same maximizer, which the former
-        reaches in far fewer iterations, as for :class:`~kreinbench.methods.dank.DANK`.
+        reaches in far fewer iterations, as for :class:`~kreinbench.methods.dank.estimator.DANK`.
     monotone : bool, default=False
         The monotone variant of Nesterov's method.
     projection : {"exact", "alternating"}, default="exact"
     max_iter, tol : int, float, default=2000, 1e-4
         Iteration limit (Algorithm 2's t_max) and the tolerance of ``stopping``.
     stopping : {"gap", "step"}, default="gap"
-        "gap": the Wolfe gap bound on (h* − h)/|h| ≤ tol (:mod:`~kreinbench.methods.dual_gap`);
+        "gap": the Wolfe gap bound on (h* − h)/|h| ≤ tol (:mod:`~kreinbench.methods.solvers.dual_gap`);
         "step": Algorithm 2's rule ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ tol, α = α̂ − α̌.
     extension, n_neighbors, max_rank
-        As for :class:`~kreinbench.methods.dank.DANK`.
+        As for :class:`~kreinbench.methods.dank.estimator.DANK`.
 
     Attributes
     ----------

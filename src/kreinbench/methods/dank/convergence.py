@@ -2,14 +2,14 @@
 and the accelerated projected gradient with a backtracked step (solver="fista") the configs run.
 
 Per iteration t of each solver: H(α⁽ᵗ⁾, F(α⁽ᵗ⁾)) = h(α⁽ᵗ⁾) (panel (a)) and ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂
-(panel (b)), from the ``history_`` the :class:`~kreinbench.methods.dank.DANK` fit records.
+(panel (b)), from the ``history_`` the :class:`~kreinbench.methods.dank.estimator.DANK` fit records.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from kreinbench.methods.dank import DANK
+from kreinbench.methods.dank.estimator import DANK
 
 FIGURE4_SOLVERS = ("nesterov", "pg", "fista")
 
@@ -26,7 +26,7 @@ def figure4_data(K, y, X, *, C=1.0, eta="svm", tau=0.01, max_iter=2000, tol=0.0)
     X : ndarray of shape (n, d)
         Features (the estimator's out-of-sample extension needs them; unused by the solvers).
     C, eta, tau : float (eta also "svm" or "0.1C2")
-        As for :class:`~kreinbench.methods.dank.DANK`; the paper's defaults τ = 0.01, η = ‖α_SVM‖².
+        As for :class:`~kreinbench.methods.dank.estimator.DANK`; the paper's defaults τ = 0.01, η = ‖α_SVM‖².
     max_iter : int, default=2000
         Iterations of each solver (Algorithm 1's t_max).
     tol : float, default=0.0

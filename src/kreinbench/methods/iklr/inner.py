@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
-from kreinbench.methods.logistic import ARMIJO, LogisticKernelLoss
+from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss
 
 
 class Point:
@@ -85,7 +85,7 @@ def gd_printed(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, step_cap
     """TNNLS Algorithm 1's inner loop: GD with the printed step η_t = η ρ^t until |F(α^(t+1)) − F(α^(t))| ≤ ε.
 
     ``eta`` and ``eps`` are on the scale of ``sub``'s objective (IKLR passes the paper's values
-    converted from the summed objective, see :class:`kreinbench.methods.iklr.IKLR`).  No line
+    converted from the summed objective, see :class:`kreinbench.methods.iklr.estimator.IKLR`).  No line
     search: the printed steps may raise F_k for a while (TL1 kernels make the loss's curvature
     ‖K‖²/(4n) huge), and that is what the paper's numbers come from; an Armijo test here kept
     CCICP-GD near α = 0 (docs/solver-fidelity.md).  The one safeguard is ``step_cap`` =

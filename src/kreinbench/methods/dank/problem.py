@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse.linalg import eigsh
 
-from kreinbench.methods.dank_adaptive import AdaptiveMatrix, adaptive_matrices
-from kreinbench.methods.dual_gap import make_gap
-from kreinbench.methods.dank_solver import (
+from kreinbench.methods.dank.adaptive import AdaptiveMatrix, adaptive_matrices
+from kreinbench.methods.solvers.dual_gap import make_gap
+from kreinbench.methods.dank.solver import (
     STOPPING_RULES,  # noqa: F401 (re-exported beside SOLVERS and PROJECTIONS for the estimators)
     AscentResult,
     Evaluation,
@@ -79,8 +79,8 @@ def solve_dank(K, y, *, C, eta, tau, fit_intercept, solver, monotone, projection
     The ascent starts at α⁽⁰⁾ = 0, or at the projection of ``x0`` onto A (a warm start: it changes
     the iterations, not the maximum of the concave h).
 
-    ``stopping`` is the solvers' ``rule`` (:mod:`kreinbench.methods.dank_solver`): "gap" stops on
-    the relative Wolfe gap G(α)/|h(α)| ≤ ``tol`` (:mod:`kreinbench.methods.dual_gap`), "step" on
+    ``stopping`` is the solvers' ``rule`` (:mod:`kreinbench.methods.dank.solver`): "gap" stops on
+    the relative Wolfe gap G(α)/|h(α)| ≤ ``tol`` (:mod:`kreinbench.methods.solvers.dual_gap`), "step" on
     the paper's ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂ ≤ ``tol``.
     """
     n = y.size

@@ -22,9 +22,9 @@ import numpy as np
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import check_positive
-from kreinbench.methods.dank_adaptive import AdaptiveMatrix
-from kreinbench.methods.dank_partition import partition, solve_cluster
-from kreinbench.methods.dank_problem import solve_dank
+from kreinbench.methods.dank.adaptive import AdaptiveMatrix
+from kreinbench.methods.dank.partition import partition, solve_cluster
+from kreinbench.methods.dank.problem import solve_dank
 
 # α_i ≤ ZERO_TOL·C counts as α_i = 0 (a non-support vector).  The box projection of the solvers
 # sets exact zeros; the tolerance only absorbs a solver stopped a hair away from the bound.
@@ -229,7 +229,7 @@ def figure6_data(K, y, X, *, C, eta, cluster_counts=(2, 5, 10), random_state=Non
     """Fig. 6 of DANK: Theorems 7 and 8 for k-means partitions of ``X`` into each of ``cluster_counts``.
 
     The paper partitions by kernel k-means; the library's partitioned DANK uses k-means on the
-    features (:func:`~kreinbench.methods.dank_partition.partition`), and so does this function,
+    features (:func:`~kreinbench.methods.dank.partition.partition`), and so does this function,
     so the bounds are measured for the partitions the estimator actually uses.  (17) is solved
     once and shared by every partition.
     """

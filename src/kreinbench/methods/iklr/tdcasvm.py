@@ -7,7 +7,7 @@ decomposition F = g − h,
     g(α) = ½αᵀ(Q + ρI)α − eᵀα   (convex),      h(α) = ½ρ‖α‖²   (convex),
 
 gives the DCA step  α_{k+1} = argmin g(α) − ∇h(α_k)ᵀα = argmin ½αᵀ(Q + ρI)α − (e + ρα_k)ᵀα,
-a convex SVM-type QP with a linear term, solved by :func:`kreinbench.methods.smo.smo_solve`
+a convex SVM-type QP with a linear term, solved by :func:`kreinbench.methods.solvers.smo.smo_solve`
 warm-started at α_k.  Because the DC model touches F at α_k and majorizes it, and SMO steps only
 decrease it, F(α_k) is non-increasing even when the inner solves are inexact.
 """
@@ -29,7 +29,7 @@ from kreinbench.methods.base import (
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.smo import intercept, kkt_violation, smo_solve
+from kreinbench.methods.solvers.smo import intercept, kkt_violation, smo_solve
 from kreinbench.spectrum import Spectrum, compute_spectrum
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kreinbench.methods.dank_problem import DankSolution, solve_dank
+from kreinbench.methods.dank.problem import DankSolution, solve_dank
 
 # k-means restarts (the partition is a heuristic; a few restarts make it reproducible in quality).
 KMEANS_N_INIT = 3

@@ -14,7 +14,7 @@ Positive decomposition f = g − h, g = L + (λ/2)αᵀK₊α, h = (λ/2)αᵀK�
   eigenvalues (no eigenvectors), and has the same stationary points (MM'17 §4.3: the split
   changes only the rate).
 
-Each outer step minimizes the convex majorizer F_k (see :mod:`kreinbench.methods.iklr_inner`),
+Each outer step minimizes the convex majorizer F_k (see :mod:`kreinbench.methods.iklr.inner`),
 which touches f at α_k, so every decrease of F_k is a decrease of f.
 
 Cost (benchmarks/bench_iklr.py).  The spectral step is the cheapest that gives the split exactly:
@@ -38,7 +38,8 @@ import numpy as np
 import scipy.linalg.lapack
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods import iklr_inner, iklr_lockstep
+from kreinbench.methods.iklr import inner as iklr_inner
+from kreinbench.methods.iklr import lockstep as iklr_lockstep
 from kreinbench.kernels import check_memory
 from kreinbench.methods.base import (
     ConvergenceWarning,
@@ -48,8 +49,8 @@ from kreinbench.methods.base import (
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.logistic import KernelLogisticMixin, LogisticKernelLoss
-from kreinbench.methods.iklr_inner import Point, Subproblem
+from kreinbench.methods.solvers.logistic import KernelLogisticMixin, LogisticKernelLoss
+from kreinbench.methods.iklr.inner import Point, Subproblem
 from kreinbench.selection import stratified_folds
 from kreinbench.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
 
@@ -482,7 +483,7 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
     matrix is one), leaving each fold only its μ_max (Lanczos); otherwise each fold's partial
     spectrum is computed once and serves every λ and every prototype (τ and K₋ depend on neither;
     the prototypes must share ``split``).  For CCICP-GD and CCICP-SGD the fits of all folds, λ and
-    prototypes run in one lock step (:mod:`kreinbench.methods.iklr_lockstep`, each SGD fit drawing
+    prototypes run in one lock step (:mod:`kreinbench.methods.iklr.lockstep`, each SGD fit drawing
     its samples from its own stream as alone): the same
     iterates, each fold's embedded in K's rows, so that the kernel products of a step are one
     matrix product with K (the wider, the cheaper per fit: on 2000 rows 0.87 ms per column at 35

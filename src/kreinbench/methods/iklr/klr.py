@@ -15,8 +15,8 @@ from kreinbench.methods.base import (
     check_positive,
     check_train_kernel,
 )
-from kreinbench.methods.logistic import KernelLogisticMixin
-from kreinbench.methods.newton import klr_newton
+from kreinbench.methods.solvers.logistic import KernelLogisticMixin
+from kreinbench.methods.solvers.newton import klr_newton
 from kreinbench.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
 
 class KLR(KernelLogisticMixin):
