@@ -7,7 +7,7 @@ Usage: .venv/bin/python benchmarks/bench_pipeline.py [--workdir DIR | --run] [--
 the quick default config there (or ``--configfile``, a path in the repository, e.g.
 workflow/configs/bench-memory.yaml), ``snakemake --cores N``; ``--workdir`` analyses a run made
 already (its ``logs/benchmark/``, ``.snakemake/log/`` and kernel files).  See
-:mod:`kreinbench.pipeline_bench` for what is measured.  Writes ``<name>_jobs.csv`` (one row per
+benchmarks/pipeline_bench.py for what is measured.  Writes ``<name>_jobs.csv`` (one row per
 job), ``<name>_memory.csv`` (per rule) and ``<name>_overhead.csv`` (one row) to ``--out-dir``,
 with the machine's load average at the end of the run.
 """
@@ -26,7 +26,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from kreinbench import pipeline_bench, plan
+import pipeline_bench
+from kreinbench import plan
 from kreinbench.atomic import write_text_atomic
 
 REPO = Path(__file__).resolve().parents[1]

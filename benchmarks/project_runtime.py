@@ -6,7 +6,7 @@ Usage: .venv/bin/python benchmarks/project_runtime.py --workdir DIR --configfile
 DIR is a run directory (a checkout where the config ran, completely or not, e.g. with
 ``--config repetitions=1``).  ``snakemake --dry-run`` there, with the config as a whole run would
 use it (``--config`` as the run would get it, e.g. ``mirror=…``), lists the jobs still to run; each is
-estimated from the finished jobs (:mod:`kreinbench.runtime_projection`).  Prints a table per rule and
+estimated from the finished jobs (benchmarks/runtime_projection.py).  Prints a table per rule and
 the projected wall time on ``--cores`` cores, and writes it as CSV.
 """
 
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kreinbench import runtime_projection
+import runtime_projection
 from kreinbench.atomic import write_csv_atomic
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kreinbench import pipeline_bench
+import pipeline_bench
 from kreinbench.atomic import write_csv_atomic
 
 

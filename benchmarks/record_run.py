@@ -22,7 +22,7 @@ from pathlib import Path
 
 import protocols
 
-from kreinbench import pipeline_bench
+import pipeline_bench
 from kreinbench.reproduction import record_run, refresh_record
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,6 +15,8 @@ from kreinbench.kernels import kernel_matrices, resolve_params
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
+# The benchmark tooling (benchmarks/pipeline_bench.py, runtime_projection.py) is tested too.
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 @pytest.fixture(scope="session")

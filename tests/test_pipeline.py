@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench import cache, pipeline_bench
+import pipeline_bench
+from kreinbench import cache
 from kreinbench.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]

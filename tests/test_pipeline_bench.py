@@ -1,4 +1,4 @@
-"""kreinbench.pipeline_bench on a hand-made run directory: benchmark files, kernels, a Snakemake log."""
+"""benchmarks/pipeline_bench.py on a hand-made run directory: benchmark files, kernels, a Snakemake log."""
 
 import subprocess
 import sys
@@ -6,7 +6,8 @@ import sys
 import numpy as np
 import pytest
 
-from kreinbench import cache, pipeline_bench
+import pipeline_bench
+from kreinbench import cache
 from kreinbench.errors import KreinbenchError
 from kreinbench.stages.runner import PEAK_RSS_FORMAT, STARTUP_FORMAT, process_age_seconds
 

@@ -1,9 +1,9 @@
-"""kreinbench.runtime_projection: a whole run's time from a partial run's benchmark files."""
+"""benchmarks/runtime_projection.py: a whole run's time from a partial run's benchmark files."""
 
 import pandas as pd
 import pytest
 
-from kreinbench import runtime_projection as rp
+import runtime_projection as rp
 from kreinbench.errors import KreinbenchError
 
 DRY_RUN = """

@@ -31,7 +31,7 @@ def run_stage(snakemake, stage: Callable[..., None]) -> None:
     logging.captureWarnings(True)
     # The process's peak RSS, exact (the kernel's high-water mark), after the imports and at the
     # end: Snakemake's benchmark max_rss samples once a second, then every 30 s, and misses short
-    # peaks (kreinbench.pipeline_bench reads this line).
+    # peaks (benchmarks/pipeline_bench.py reads this line).
     after_imports = peak_rss_mib()
     started = process_age_seconds()
     if started is not None:  # the interpreter's start, Snakemake's preamble and the script's imports

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kreinbench import pipeline_bench
+import pipeline_bench
 
 BENCHMARK_LINE = re.compile(r"^\s+benchmark: logs/benchmark/(.+)\.tsv$")
 REPETITION = re.compile(r"^rep\d+$")
