@@ -9,7 +9,9 @@ from conftest import klr_objective_and_gradient
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import check_train_kernel
-from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR, iklr_inner, iklr_lockstep
+from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR
+from kreinbench.methods.iklr import inner as iklr_inner
+from kreinbench.methods.iklr import lockstep as iklr_lockstep
 from kreinbench.methods.iklr import estimator as iklr
 from kreinbench.methods.iklr.estimator import _fit_lockstep, _LockstepFits, cross_validate_lambda
 from kreinbench.methods.solvers.logistic import LogisticKernelLoss
