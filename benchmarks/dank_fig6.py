@@ -19,7 +19,7 @@ from sklearn.datasets import load_svmlight_file
 from threadpoolctl import threadpool_limits
 
 from kreinbench.atomic import atomic_path
-from kreinbench.stages.dank_figures import fig6_table, figure6_experiment, subsample
+from kreinbench.experiments.dank import fig6_table, figure6_experiment, subsample
 
 IJCNN1 = Path("/work/shared/datasets/ijcnn1/ijcnn1.trn.bz2")
 GAMMA, C = 2.0, 32.0  # Table 2, ijcnn1

@@ -18,6 +18,7 @@ from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank.svr import relative_mse
 from kreinbench.paper_targets import wanted
 from kreinbench.plan_dank_figures import check, settings
+from kreinbench.experiments import dank as experiment
 from kreinbench.stages import dank_figures as stage
 from kreinbench.stages import dank_table4 as table4
 
@@ -27,7 +28,7 @@ PAPER_CONFIG = ROOT / "workflow/configs/paper-dank.yaml"
 @pytest.fixture(scope="module")
 def tiny_clowns():
     data = clowns(60, seed=3)
-    return stage.minmax_all(data[:, :2]), data[:, 2]
+    return experiment.minmax_all(data[:, :2]), data[:, 2]
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def clowns_panel(tiny_clowns):
     X, y = tiny_clowns
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        return stage.clowns_panel(X, y, sigma=0.25, C=4.0, tau=0.01, solver="fista", max_iter=60, grid=25)
+        return experiment.clowns_panel(X, y, sigma=0.25, C=4.0, tau=0.01, solver="fista", max_iter=60, grid=25)
 
 
 def test_clowns_panel_has_grid_shaped_boundaries_and_an_F_star_around_one(clowns_panel, tiny_clowns):
@@ -74,7 +75,7 @@ def test_grid_search_prefers_the_width_that_fits():
                                  regression=True)
     assert (sigma, C) == (0.1, 10.0)
     X, y = clowns(80, seed=0)[:, :2], clowns(80, seed=0)[:, 2]
-    sigma, _ = svm_grid.grid_search(stage.minmax_all(X), y, sigma_grid=[1e-4, 0.2], C_grid=[1.0], folds=3, seed=0,
+    sigma, _ = svm_grid.grid_search(experiment.minmax_all(X), y, sigma_grid=[1e-4, 0.2], C_grid=[1.0], folds=3, seed=0,
                                  regression=False)
     assert sigma == 0.2
 
@@ -91,7 +92,7 @@ def test_grid_search_chooses_as_scikit_learns_grid_search(regression):
         X, y = data[:, :1], data[:, 1]
     else:
         raw = clowns(150, seed=4)
-        X, y = stage.minmax_all(raw[:, :2]), raw[:, 2]
+        X, y = experiment.minmax_all(raw[:, :2]), raw[:, 2]
     sigmas, Cs = [0.03125, 0.25, 1.0, 8.0], [0.125, 1.0, 8.0, 32.0]
     gammas = [1.0 / (2.0 * s**2) for s in sigmas]
     model, cv, scoring = ((SVR(epsilon=0.1), KFold(5, shuffle=True, random_state=3), "neg_mean_squared_error")
@@ -110,9 +111,9 @@ def test_step_function_has_steps_of_height_s_at_the_papers_smoothness():
 
 def test_evaluation_grid_spans_the_samples():
     X1 = np.array([[-2.0], [3.0], [0.5]])
-    grid = stage.evaluation_grid(X1, 11)
+    grid = experiment.evaluation_grid(X1, 11)
     assert grid.shape == (11, 1) and grid.min() == -2.0 and grid.max() == 3.0
-    grid = stage.evaluation_grid(np.array([[0.0, 1.0], [2.0, 5.0]]), 4)
+    grid = experiment.evaluation_grid(np.array([[0.0, 1.0], [2.0, 5.0]]), 4)
     assert grid.shape == (16, 2) and set(grid[:, 1]) == set(np.linspace(1.0, 5.0, 4))
 
 
@@ -123,7 +124,7 @@ def test_fig9_rmse_is_the_relative_mse_against_the_true_function():
                  "points_1d": 30, "points_2d": 6}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        curves, table = stage.fig9_results(samples, settings_, folds=3, seed=0)
+        curves, table = experiment.fig9_results(samples, settings_, folds=3, seed=0)
     assert curves["cherkassky-2d"]["grid"].shape == (36, 2) and curves["step-1d"]["grid"].shape == (30, 1)
     for row in table.itertuples():
         curve = curves[row.dataset]
@@ -131,7 +132,7 @@ def test_fig9_rmse_is_the_relative_mse_against_the_true_function():
         by_hand = np.sum((pred - truth) ** 2) / np.sum((truth - truth.mean()) ** 2)
         assert row.rmse == pytest.approx(by_hand) and row.rmse == pytest.approx(relative_mse(truth, pred))
     # The truth is the noiseless function on the grid, so it passes through the samples' function.
-    assert np.allclose(curves["step-1d"]["truth"], stage.TEST_FUNCTIONS["step-1d"](curves["step-1d"]["grid"]))
+    assert np.allclose(curves["step-1d"]["truth"], experiment.TEST_FUNCTIONS["step-1d"](curves["step-1d"]["grid"]))
     paper = pd.read_csv(ROOT / "workflow/paper_values/dank_fig9.csv", comment="#")
     joined = stage.with_paper(table, paper)
     dank_step = joined[(joined.dataset == "step-1d") & (joined.method == "dank")].iloc[0]
@@ -141,25 +142,25 @@ def test_fig9_rmse_is_the_relative_mse_against_the_true_function():
 def test_fig9_names_a_dataset_without_test_function():
     sample = ParsedData(X=np.zeros((4, 1)), y=np.arange(4.0), feature_names=[], label_map={}, task="regression")
     with pytest.raises(KreinbenchError, match="housing"):
-        stage.fig9_results({"housing": sample}, {}, folds=2, seed=0)
+        experiment.fig9_results({"housing": sample}, {}, folds=2, seed=0)
 
 
 def test_subsample_is_seeded_and_without_replacement():
     X, y = np.arange(50.0)[:, None], np.arange(50.0)
-    a, b = stage.subsample(X, y, 20, seed=4), stage.subsample(X, y, 20, seed=4)
+    a, b = experiment.subsample(X, y, 20, seed=4), experiment.subsample(X, y, 20, seed=4)
     assert np.array_equal(a[0], b[0]) and np.unique(a[1]).size == 20
-    assert not np.array_equal(a[1], stage.subsample(X, y, 20, seed=5)[1])
+    assert not np.array_equal(a[1], experiment.subsample(X, y, 20, seed=5)[1])
     with pytest.raises(KreinbenchError, match="n = 60 exceeds the 50"):
-        stage.subsample(X, y, 60, seed=0)
+        experiment.subsample(X, y, 60, seed=0)
 
 
 def test_fig6_experiment_reports_each_partition_and_the_empty_screening():
     data = clowns(60, seed=1)
-    X, y = stage.minmax_all(data[:, :2]), data[:, 2]
+    X, y = experiment.minmax_all(data[:, :2]), data[:, 2]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        results, eta = stage.figure6_experiment(X, y, gamma=2.0, C=4.0, clusters=[2, 3], seed=0, max_iter=200)
-    table = stage.fig6_table(results, eta, 60)
+        results, eta = experiment.figure6_experiment(X, y, gamma=2.0, C=4.0, clusters=[2, 3], seed=0, max_iter=200)
+    table = experiment.fig6_table(results, eta, 60)
     assert list(table["n_clusters"]) == [2, 3] and (table["n"] == 60).all() and eta > 0
     assert (table["alpha_trivial_bound"] == 60 * 4.0**2).all()
     assert (table["n_screened"] == 0).all()  # (21) as printed cannot hold (dank_theory)

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.dank.theory import cross_cluster_mass, figure6_data, partition_bounds
+from kreinbench.experiments.dank import figure6_data
+from kreinbench.methods.dank.theory import cross_cluster_mass, partition_bounds
 
 C, ETA = 1.0, 5.0
 

@@ -24,6 +24,8 @@ of KLR / SpectrumKLR / IKLR-CCICP 0.2–0.56 ns·n³), rounded up:
   fold's sub-kernels, the estimator's eigendecomposition and work arrays, the best instance's
   spectrum); :data:`FIT_NS` ns × n_fit³ for each candidate on each fold (n_fit = (k−1)/k·n)
   and one final fit (n_fit = n).
+- fit_batch (a dataset × repetition's fits one after another): the largest fit's memory, the sum
+  of the fits' times.
 
 A runtime request is :data:`RUNTIME_SAFETY` × the modelled time (slower or shared cluster
 cores; no speed-up from threads is assumed), at least :data:`RUNTIME_FLOOR_MIN` minutes.

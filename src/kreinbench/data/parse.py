@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kreinbench.data.registry import DatasetSpec, RawFile
+from kreinbench.data.fetch import read_manifest
+from kreinbench.data.registry import DatasetSpec, RawFile, spec_from_entry
 from kreinbench.errors import DataError
 
 
@@ -382,3 +383,11 @@ def parse_dataset(spec: DatasetSpec, raw_dir: str | Path, files: list[str] | Non
     if any(parts):
         part = np.concatenate([np.full(int(keep.sum()), p or "") for p, (_, _, keep, _) in zip(parts, tables)])
     return ParsedData(X=X, y=y, feature_names=tables[0][0].names, label_map=spec.label_map(), part=part, task=spec.task)
+
+
+def parse_fetched(manifest_path: str, dataset: str, entry: dict) -> ParsedData:
+    """Parse the raw files that rule ``fetch`` wrote for ``dataset`` (its ``manifest_path``; no split,
+    no scaling): the data of the analyses that use every row (DANK's figures)."""
+    spec = spec_from_entry(dataset, entry)
+    files = [f["file"] for f in read_manifest(manifest_path)["files"]]
+    return parse_dataset(spec, manifest_path.rsplit("/", 1)[0], files)

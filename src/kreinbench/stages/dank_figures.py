@@ -13,32 +13,23 @@ on the same kernel (§6.1.1), τ from the settings (the paper's 0.01).
 
 from __future__ import annotations
 
-import logging
 import math
 
 import numpy as np
 import pandas as pd
-from sklearn.svm import SVC, SVR
 
 from kreinbench.atomic import atomic_path, write_csv_atomic
-from kreinbench.data.fetch import read_manifest
-from kreinbench.data.parse import ParsedData, parse_dataset
-from kreinbench.data.registry import spec_from_entry
-from kreinbench.data.split import minmax_fit, read_split
-from kreinbench.data.synthetic import cherkassky_value, step_value
-from kreinbench.errors import KreinbenchError
-from kreinbench.methods.dank.estimator import DANK, resolve_eta
-from kreinbench.methods.dank.convergence import figure4_data
-from kreinbench.methods.dank.svr import DANKSVR, relative_mse
-from kreinbench.methods.dank.theory import PartitionBounds, figure6_data
-from kreinbench.svm_grid import gaussian, grid_search
+from kreinbench.data.parse import parse_fetched
+from kreinbench.data.split import read_split
+from kreinbench.experiments.dank import (PANELS, clowns_fits, fig6_table, fig9_results, figure4_data,
+                                         figure6_experiment, minmax_all, subsample)
+from kreinbench.methods.dank.theory import PartitionBounds
+from kreinbench.svm_grid import gaussian
 
 # kreinbench.render selects the Agg backend before pyplot is imported.
 from kreinbench.render import save_figure
 import matplotlib.pyplot as plt  # noqa: E402, I001
 from matplotlib.lines import Line2D  # noqa: E402
-
-log = logging.getLogger(__name__)
 
 # The paper's line styles: SVM / SVR-CV / projected gradient blue dashed, DANK / Nesterov red solid.
 BASELINE_STYLE = {"color": "tab:blue", "linestyle": "--"}
@@ -46,64 +37,7 @@ DANK_STYLE = {"color": "tab:red", "linestyle": "-"}
 OURS_STYLE = {"color": "black", "linestyle": ":"}
 
 
-def load_raw(manifest_path: str, dataset: str, entry: dict) -> ParsedData:
-    """Parse the raw files that rule ``fetch`` wrote for ``dataset`` (no split, no scaling)."""
-    spec = spec_from_entry(dataset, entry)
-    files = [f["file"] for f in read_manifest(manifest_path)["files"]]
-    return parse_dataset(spec, manifest_path.rsplit("/", 1)[0], files)
-
-
-def minmax_all(X: np.ndarray) -> np.ndarray:
-    """Features scaled to [0, 1] over all rows (the figures fit every point; there is no test part)."""
-    lo, span = minmax_fit(X)
-    return (X - lo) / span
-
-
 # --- Figures 1 and 2: clowns ---------------------------------------------------------------------
-
-def plane_grid(X: np.ndarray, points: int, margin: float = 0.05):
-    """A ``points`` × ``points`` grid over the bounding box of the 2-D ``X``, widened by ``margin``."""
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    pad = margin * (hi - lo)
-    axes = [np.linspace(lo[k] - pad[k], hi[k] + pad[k], points) for k in range(2)]
-    xx, yy = np.meshgrid(*axes)
-    return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
-
-
-def clowns_panel(X, y, *, sigma: float, C: float, tau: float, solver: str, max_iter: int, grid: int) -> dict:
-    """SVM and DANK (same K, same C) on all of ``X``: decision values on a grid, F*, rank, accuracy."""
-    K = gaussian(X, sigma=sigma)
-    svm = SVC(C=C, kernel="precomputed").fit(K, y)
-    dank = DANK(C=C, tau=tau, solver=solver, max_iter=max_iter).fit(K, y, X)
-    xx, yy, points = plane_grid(X, grid)
-    K_grid = gaussian(points, X, sigma=sigma)
-    F = dank.F_
-    return {
-        "sigma": sigma, "C": C, "xx": xx, "yy": yy,
-        "svm": svm.decision_function(K_grid).reshape(xx.shape),
-        "dank": dank.decision_function(K_grid, points).reshape(xx.shape),
-        "F": F, "rank": dank.rank_F_, "F_min": float(F.min()), "F_max": float(F.max()),
-        "svm_accuracy": float(np.mean(np.sign(svm.decision_function(K)) == y)),
-        "dank_accuracy": float(np.mean(np.sign(dank.decision_function(K, X)) == y)),
-        "n_iter": dank.n_iter_, "converged": dank.converged_,
-    }
-
-
-PANELS = ("a", "b")
-
-
-def clowns_fits(X, y, *, sigma: float, sigma_grid, C_grid, tau: float, solver: str, max_iter: int, grid: int, folds: int,
-                seed: int) -> dict[str, dict]:
-    """Panel (a): the given σ with C by CV; panel (b): σ and C both by CV of the SVM (as the paper)."""
-    _, C_a = grid_search(X, y, sigma_grid=[sigma], C_grid=C_grid, folds=folds, seed=seed, regression=False)
-    sigma_b, C_b = grid_search(X, y, sigma_grid=sigma_grid, C_grid=C_grid, folds=folds, seed=seed, regression=False)
-    panels = {}
-    for name, (s, c) in zip(PANELS, [(sigma, C_a), (sigma_b, C_b)]):
-        panels[name] = clowns_panel(X, y, sigma=s, C=c, tau=tau, solver=solver, max_iter=max_iter, grid=grid)
-        log.info("clowns panel (%s): sigma=%g C=%g rank(F*)=%d F* in [%.4f, %.4f], %d iterations", name, s, c,
-                 panels[name]["rank"], panels[name]["F_min"], panels[name]["F_max"], panels[name]["n_iter"])
-    return panels
-
 
 def write_panels(path: str, X: np.ndarray, y: np.ndarray, panels: dict[str, dict]) -> None:
     arrays = {"X": X, "y": y}
@@ -124,7 +58,7 @@ def read_panels(path: str) -> tuple[np.ndarray, np.ndarray, dict[str, dict]]:
 def dank_clowns(*, manifest: str, dataset: str, entry: dict, settings: dict, folds: int, seed: int,
                 panels: str) -> None:
     """The fits of Figs. 1 and 2 on the clowns data (:func:`clowns_fits`), written to ``panels``."""
-    data = load_raw(manifest, dataset, entry)
+    data = parse_fetched(manifest, dataset, entry)
     X, y = minmax_all(data.X), data.y
     s = settings
     fits = clowns_fits(X, y, sigma=s["sigma"], sigma_grid=s["sigma_grid"], C_grid=s["C_grid"], tau=s["tau"],
@@ -233,29 +167,6 @@ def dank_fig4(*, split: str, dataset: str, settings: dict, png: str, pdf: str) -
 
 # --- Figure 6: Theorems 7 and 8 ------------------------------------------------------------------
 
-def subsample(X: np.ndarray, y: np.ndarray, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` rows drawn uniformly without replacement (the paper's "randomly select 2,000 samples")."""
-    if n > y.size:
-        raise KreinbenchError(f"papers.dank_figures.fig6.n = {n} exceeds the {y.size} training rows of the dataset")
-    idx = np.sort(np.random.default_rng(seed).choice(y.size, n, replace=False))
-    return X[idx], y[idx]
-
-
-def figure6_experiment(X, y, *, gamma: float, C: float, clusters, seed: int, max_iter: int):
-    """§6.2.3 on the rows ``X``, ``y`` (labels ±1): the Gaussian kernel exp(−γ‖x − x'‖²) (Table 2 gives
-    ijcnn1's 1/(2σ²) = γ = 2 and C = 32), η = ‖α_SVM‖²₂, and Theorems 7 and 8 for k-means partitions
-    into each of ``clusters``. Returns (the :class:`PartitionBounds` per v, η)."""
-    K = gaussian(X, sigma=math.sqrt(1.0 / (2.0 * gamma)))
-    eta = resolve_eta("svm", C, K, y)
-    results = figure6_data(K, y, X, C=C, eta=eta, cluster_counts=tuple(clusters), random_state=seed,
-                           max_iter=max_iter)
-    return results, eta
-
-
-def fig6_table(results: list[PartitionBounds], eta: float, n: int) -> pd.DataFrame:
-    return pd.DataFrame([r.summary() for r in results]).assign(n=n, eta=eta)
-
-
 def fig6_figure(results: list[PartitionBounds], paper: pd.Series, n: int):
     """(a) ‖α* − ᾱ‖² vs Theorem 7 and nC²; (b) ‖F* − F̄‖_F vs Theorem 7 and n·max{√B, B};
     (c) the gradient of each point for the largest v, with condition (21)'s threshold."""
@@ -305,7 +216,7 @@ def dank_fig6(*, manifest: str, dataset: str, entry: dict, settings: dict, seed:
               png: str, pdf: str) -> None:
     """DANK Fig. 6 (Theorems 7 and 8, :func:`figure6_experiment`) as ``csv`` and figure."""
     s = settings
-    data = load_raw(manifest, dataset, entry)
+    data = parse_fetched(manifest, dataset, entry)
     # The paper samples from ijcnn1's training data; a file without parts is all training data.
     rows = np.ones(data.y.size, bool) if data.part is None else data.part == "train"
     X, y = subsample(data.X[rows], data.y[rows], s["n"], seed)
@@ -317,52 +228,6 @@ def dank_fig6(*, manifest: str, dataset: str, entry: dict, settings: dict, seed:
 
 
 # --- Figure 9: SVR-CV vs DANK-SVR on test functions ----------------------------------------------
-
-def regression_pair(X, y, X_eval, *, sigma_grid, C_grid, epsilon: float, tau: float, solver: str, max_iter: int,
-                    folds: int, seed: int) -> dict:
-    """SVR with (σ, C) by CV and DANK-SVR on the same kernel and C: predictions at ``X_eval``."""
-    sigma, C = grid_search(X, y, sigma_grid=sigma_grid, C_grid=C_grid, folds=folds, seed=seed, regression=True,
-                           epsilon=epsilon)
-    K, K_eval = gaussian(X, sigma=sigma), gaussian(X_eval, X, sigma=sigma)
-    svr = SVR(C=C, epsilon=epsilon, kernel="precomputed").fit(K, y)
-    dank = DANKSVR(C=C, epsilon=epsilon, tau=tau, solver=solver, max_iter=max_iter).fit(K, y, X)
-    return {"sigma": sigma, "C": C, "svr": svr.predict(K_eval), "dank": dank.predict(K_eval, X_eval),
-            "svr_train": svr.predict(K), "dank_train": dank.predict(K, X), "dank_iterations": dank.n_iter_,
-            "dank_converged": dank.converged_}
-
-
-# The noiseless functions behind the synthetic regression datasets, for the evaluation grid.
-TEST_FUNCTIONS = {
-    "step-1d": lambda X: step_value(X[:, 0]),
-    "cherkassky-2d": lambda X: cherkassky_value(X[:, 0], X[:, 1]),
-}
-
-
-def evaluation_grid(X: np.ndarray, points: int) -> np.ndarray:
-    """``points`` per axis over the sample's bounding box (1-D: a line; 2-D: a ``points``² grid)."""
-    axes = [np.linspace(X[:, k].min(), X[:, k].max(), points) for k in range(X.shape[1])]
-    return np.column_stack([a.ravel() for a in np.meshgrid(*axes)])
-
-
-def fig9_results(samples: dict[str, ParsedData], settings: dict, folds: int, seed: int):
-    """Per test function: the grid, the true values, both predictions, and the table rows (RMSE on the grid)."""
-    curves, rows = {}, []
-    for dataset, data in samples.items():
-        if dataset not in TEST_FUNCTIONS:
-            raise KreinbenchError(f"fig9: no test function for dataset {dataset!r} (known: {', '.join(TEST_FUNCTIONS)})")
-        grid = evaluation_grid(data.X, settings["points_1d" if data.X.shape[1] == 1 else "points_2d"])
-        truth = TEST_FUNCTIONS[dataset](grid)
-        fit = regression_pair(data.X, data.y, grid, sigma_grid=settings["sigma_grid"], C_grid=settings["C_grid"],
-                              epsilon=settings["epsilon"], tau=settings["tau"], solver=settings["solver"],
-                              max_iter=settings["max_iter"], folds=folds, seed=seed)
-        curves[dataset] = {"X": data.X, "y": data.y, "grid": grid, "truth": truth, **fit}
-        for method in ("svr", "dank"):
-            rows.append({"dataset": dataset, "method": method, "sigma": fit["sigma"], "C": fit["C"],
-                         "rmse": relative_mse(truth, fit[method]),
-                         "rmse_train": relative_mse(data.y, fit[f"{method}_train"]),
-                         "converged": fit["dank_converged"] if method == "dank" else True})
-    return curves, pd.DataFrame(rows)
-
 
 METHOD_NAMES = {"svr": "SVR-CV", "dank": "DANK"}
 
@@ -420,7 +285,7 @@ def fig9_figure(curves: dict, table: pd.DataFrame):
 def dank_fig9(*, manifests: list[str], datasets: list[str], entries: dict[str, dict], settings: dict, folds: int,
               seed: int, paper: str, csv: str, png: str, pdf: str) -> None:
     """DANK Fig. 9 (SVR against DANK-SVR, :func:`fig9_results`) as ``csv`` and figure."""
-    samples = {d: load_raw(path, d, entries[d]) for d, path in zip(datasets, manifests, strict=True)}
+    samples = {d: parse_fetched(path, d, entries[d]) for d, path in zip(datasets, manifests, strict=True)}
     curves, table = fig9_results(samples, settings, folds, seed)
     table = with_paper(table, pd.read_csv(paper, comment="#"))
     write_csv_atomic(csv, table)

@@ -23,7 +23,7 @@ import numpy as np
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import check_positive
 from kreinbench.methods.dank.adaptive import AdaptiveMatrix
-from kreinbench.methods.dank.partition import partition, solve_cluster
+from kreinbench.methods.dank.partition import solve_cluster
 from kreinbench.methods.dank.problem import solve_dank
 
 # α_i ≤ ZERO_TOL·C counts as α_i = 0 (a non-support vector).  The box projection of the solvers
@@ -222,19 +222,3 @@ def partition_bounds(K, y, labels, *, C, eta, exact=None, kappa=None, max_iter=2
         F_error=float(np.linalg.norm(F_star - F_bar)), F_bound=F_bound, F_trivial_bound=n * max(float(np.sqrt(B)), B),
         gradient=gradient, threshold=threshold, alpha_star=alpha_star, alpha_bar=alpha_bar, C=C,
     )
-
-
-def figure6_data(K, y, X, *, C, eta, cluster_counts=(2, 5, 10), random_state=None, kappa=None, max_iter=2000,
-                 tol=1e-4) -> list[PartitionBounds]:
-    """Fig. 6 of DANK: Theorems 7 and 8 for k-means partitions of ``X`` into each of ``cluster_counts``.
-
-    The paper partitions by kernel k-means; the library's partitioned DANK uses k-means on the
-    features (:func:`~kreinbench.methods.dank.partition.partition`), and so does this function,
-    so the bounds are measured for the partitions the estimator actually uses.  (17) is solved
-    once and shared by every partition.
-    """
-    y = np.asarray(y, dtype=float)
-    exact = solve_whole_problem(np.asarray(K, dtype=float), y, C=C, eta=eta, max_iter=max_iter, tol=tol)
-    return [partition_bounds(K, y, partition(X, v, random_state).labels_, C=C, eta=eta, exact=exact, kappa=kappa,
-                             max_iter=max_iter, tol=tol)
-            for v in cluster_counts]

@@ -1,0 +1,1 @@
+"""Experiments of the papers that are not fit records: arrays in, data out (no files, no drawing)."""
