@@ -86,6 +86,67 @@ def member_selections(method: str, leader, cv_members: dict, cv_folds: int, lam_
     return cross_validate_group(prototypes, kernels, y, lam_grid, n_folds=cv_folds, seed=seed)
 
 
+def select(make, *, method: str, dataset: str, rep: int, spec: dict, cv_members: dict, cv_folds: int,
+           train_kernels: dict, data, seed: int, tuned: SelectionResult | None,
+           cv_with: str | None) -> tuple[SelectionResult, dict[str, SelectionResult]]:
+    """The kernel instance and parameters of the final fit, and the CVs run here for the methods
+    whose ``cv_with`` this one is: from the leader's record (``cv_with``), in one lock step with
+    the members (``cv_members``), from another method's CV (``tuned_by`` without a grid), none
+    (one candidate), or by this method's own CV."""
+    members = {}
+    if spec.get("cv_with"):
+        selection = shared_selection(cv_with, method, dataset, rep, seed)
+        log.info("%s on %s rep %d: CV (run with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
+                 spec["cv_with"], selection.best_instance, selection.best_params, selection.best_score)
+    elif cv_members:
+        members = member_selections(method, make({}), cv_members, cv_folds, spec["grid"]["lam"], train_kernels,
+                                    data.y_train, seed)
+        selection = members.pop(method)
+        log.info("%s on %s rep %d: CV (with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
+                 ", ".join(members), selection.best_instance, selection.best_params, selection.best_score)
+    elif tuned is not None and not spec.get("grid"):
+        selection = tuned
+        log.info("%s on %s rep %d: %s's CV chose %s %s", method, dataset, rep, spec["tuned_by"],
+                 selection.best_instance, selection.best_params)
+    elif len(train_kernels) == 1 and not spec.get("grid"):
+        # One candidate (fixed parameters, e.g. DANK Table 2's C and σ): nothing to choose, so no
+        # CV fits; no CV accuracy (recorded as null).
+        selection = SelectionResult(best_instance=next(iter(train_kernels)), best_params={}, best_score=None)
+    else:
+        selection = cross_validate(make, train_kernels, data.y_train, spec.get("grid", {}),
+                                   n_folds=cv_folds, seed=seed, X=data.X_train,
+                                   spectrum_of=lambda est: spectrum_kind(type(est), est.get_params()))
+        log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f)", method, dataset, rep,
+                 selection.best_instance, selection.best_params, selection.best_score)
+    return selection, members
+
+
+def final_fit(estimator, K_train, kernel_path: str, instance: str, data, spectrum) -> dict:
+    """Fit ``estimator`` on the chosen instance's train kernel (with its ``spectrum`` where it reads
+    one), then its test and training accuracy, times and warnings. The test kernel is read after
+    the fit, so that it is not held while the fit allocates (peak memory)."""
+    features = (data.X_train,) if type(estimator).needs_features else ()
+    test_features = (data.X_test,) if type(estimator).needs_features else ()
+    fit_kwargs = {} if spectrum is None else {"spectrum": spectrum}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        start = time.perf_counter()
+        estimator.fit(K_train, data.y_train, *features, **fit_kwargs)
+        train_time = time.perf_counter() - start
+    for w in caught:
+        log.warning("%s: %s", w.category.__name__, w.message)
+    K_test = read_finite_kernel(kernel_path, "test", instance)
+    start = time.perf_counter()
+    accuracy = estimator.score(K_test, data.y_test, *test_features)
+    test_time = time.perf_counter() - start
+    # The fitted model on its own training points (DANK Table 1 prints it beside the test accuracy).
+    train_accuracy = estimator.score(K_train, data.y_train, *features)
+    log.info("test accuracy %.4f (training %.4f), train %.3f s, test %.4f s", accuracy, train_accuracy,
+             train_time, test_time)
+    return {"accuracy": accuracy, "train_accuracy": train_accuracy, "train_time": train_time,
+            "test_time": test_time, "warnings": [f"{w.category.__name__}: {w.message}" for w in caught]}
+
+
 def fit_batch(*, jobs: dict[str, dict], cv_folds: int) -> None:
     """The fits of one dataset × repetition, one after another, each writing its own record as its
     own :func:`fit` job would (``jobs``: per method in running order, its job's arguments, from
@@ -125,64 +186,26 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
         return estimator_cls(**fixed, **params)
 
     start = time.perf_counter()
-    members = {}
-    if spec.get("cv_with"):
-        selection = shared_selection(cv_with, method, dataset, rep, seed)
-        log.info("%s on %s rep %d: CV (run with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
-                 spec["cv_with"], selection.best_instance, selection.best_params, selection.best_score)
-    elif cv_members:
-        members = member_selections(method, make({}), cv_members, cv_folds, spec["grid"]["lam"], train_kernels,
-                                    data.y_train, seed)
-        selection = members.pop(method)
-        log.info("%s on %s rep %d: CV (with %s) chose %s %s (accuracy %.4f)", method, dataset, rep,
-                 ", ".join(members), selection.best_instance, selection.best_params, selection.best_score)
-    elif tuned is not None and not spec.get("grid"):
-        selection = tuned
-        log.info("%s on %s rep %d: %s's CV chose %s %s", method, dataset, rep, spec["tuned_by"],
-                 selection.best_instance, selection.best_params)
-    elif len(train_kernels) == 1 and not spec.get("grid"):
-        # One candidate (fixed parameters, e.g. DANK Table 2's C and σ): nothing to choose, so no
-        # CV fits; no CV accuracy (recorded as null).
-        selection = SelectionResult(best_instance=next(iter(train_kernels)), best_params={}, best_score=None)
-    else:
-        selection = cross_validate(make, train_kernels, data.y_train, spec.get("grid", {}),
-                                   n_folds=cv_folds, seed=seed, X=data.X_train,
-                                   spectrum_of=lambda est: spectrum_kind(type(est), est.get_params()))
-        log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f)", method, dataset, rep,
-                 selection.best_instance, selection.best_params, selection.best_score)
+    selection, members = select(make, method=method, dataset=dataset, rep=rep, spec=spec, cv_members=cv_members,
+                                cv_folds=cv_folds, train_kernels=train_kernels, data=data, seed=seed, tuned=tuned,
+                                cv_with=cv_with)
     cv_time = time.perf_counter() - start
 
     best = selection.best_instance
-    fit_kwargs = {}
     kind = spectrum_kind(estimator_cls, fixed)
+    spectrum = None
     if kind is not None:
         spectrum_paths = {Path(p).name.removesuffix(".h5"): str(p) for p in spectra}
-        fit_kwargs["spectrum"] = cache.read_spectrum_object(spectrum_paths[best], {"instance": best}, kind)
-
-    spectrum_summary = fit_kwargs["spectrum"].summary() if "spectrum" in fit_kwargs else {}
+        spectrum = cache.read_spectrum_object(spectrum_paths[best], {"instance": best}, kind)
     try:
         estimator = make(selection.best_params)
     except TypeError as exc:
         raise KreinbenchError(f"method {method!r}: parameters {selection.best_params} (from "
                               f"{spec.get('tuned_by') or 'its grid'}) do not fit {spec['estimator']}: {exc}") from exc
-    features = (data.X_train,) if estimator_cls.needs_features else ()
-    test_features = (data.X_test,) if estimator_cls.needs_features else ()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        start = time.perf_counter()
-        estimator.fit(train_kernels[best], data.y_train, *features, **fit_kwargs)
-        train_time = time.perf_counter() - start
-    for w in caught:
-        log.warning("%s: %s", w.category.__name__, w.message)
-    K_test = read_finite_kernel(paths[best], "test", best)
-    start = time.perf_counter()
-    accuracy = estimator.score(K_test, data.y_test, *test_features)
-    test_time = time.perf_counter() - start
-    # The fitted model on its own training points (DANK Table 1 prints it beside the test accuracy).
-    train_accuracy = estimator.score(train_kernels[best], data.y_train, *features)
-    log.info("test accuracy %.4f (training %.4f), train %.3f s, test %.4f s", accuracy, train_accuracy,
-             train_time, test_time)
-
+    # The train kernel's extreme eigenvalues, where the method reads its spectrum (Ying Table 3).
+    eigenvalues = {f"kernel_{k}": v for k, v in (spectrum.summary() if spectrum else {}).items()
+                   if k in ("mu_min", "mu_max")}
+    outcome = final_fit(estimator, train_kernels[best], paths[best], best, data, spectrum)
     result = {
         "dataset": dataset,
         "method": method,
@@ -195,14 +218,14 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
         "params": selection.best_params,
         "n_train": int(data.y_train.size),
         "n_test": int(data.y_test.size),
-        "accuracy": accuracy,
-        "train_accuracy": train_accuracy,
+        "accuracy": outcome["accuracy"],
+        "train_accuracy": outcome["train_accuracy"],
         "tuned_by": spec.get("tuned_by"),
         "cv_with": spec.get("cv_with"),
         # The CV this job ran for the methods whose cv_with it is (read by their fit jobs).
         "cv_members": {name: vars(chosen) for name, chosen in members.items()},
-        "train_time": train_time,
-        "test_time": test_time,
+        "train_time": outcome["train_time"],
+        "test_time": outcome["test_time"],
         "cv_time": cv_time,
         "cv_accuracy": selection.best_score,
         "cv_folds": cv_folds,
@@ -210,9 +233,8 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
         "cv_warnings": selection.n_warnings,
         **{name: getattr(estimator, f"{name}_", None) for name in DIAGNOSTICS},
         "diverged": bool(getattr(estimator, "diverged_", False)),
-        # The train kernel's extreme eigenvalues, where the method read its spectrum (Ying Table 3).
-        **{f"kernel_{k}": v for k, v in spectrum_summary.items() if k in ("mu_min", "mu_max")},
-        "warnings": [f"{w.category.__name__}: {w.message}" for w in caught],
+        **eigenvalues,
+        "warnings": outcome["warnings"],
         "history": estimator.history_,
     }
     write_text_atomic(record, json.dumps(result, indent=1, default=_json_default) + "\n")
