@@ -93,12 +93,12 @@ def test_stage_writes_the_record_and_names_a_bad_explanations_file(tmp_path):
 
 
 def test_an_offline_stand_in_is_named_beside_the_papers_row_and_its_explanation_applies_only_to_it():
-    table = pd.DataFrame({"dataset": ["splice-uci", "sonar"], "paper_dataset": ["splice", "sonar"],
+    table = pd.DataFrame({"dataset": ["splice-uci", "toy"], "paper_dataset": ["splice", "toy"],
                           "paper_method": ["KSVM", "KSVM"], "mean": [0.70, 0.60], "std": [0.01, 0.01],
                           "paper_mean": [0.90, 0.90], "paper_std": [0.01, 0.01]})
     cells = table_cells("iklr_table3", table, {"splice-uci": "splice"})
-    assert list(cells["dataset"]) == ["splice (splice-uci)", "sonar"]
-    assert list(table_cells("iklr_table3", table)["dataset"]) == ["splice", "sonar"]  # online: the paper's row
+    assert list(cells["dataset"]) == ["splice (splice-uci)", "toy"]
+    assert list(table_cells("iklr_table3", table)["dataset"]) == ["splice", "toy"]  # online: the paper's row
     entries = yaml.safe_load((Path(__file__).parents[1] / "workflow/paper_values/explanations.yaml").read_text())
     why = judged(cells, entries)["why"].tolist()
     assert why[0].startswith("offline run: the UCI splice sequences") and why[1] == ""
