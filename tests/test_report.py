@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kreinbench import report_index
+from kreinbench import paper_targets, report_index
 from kreinbench.errors import KreinbenchError
 from kreinbench.report_html import embedded_results, report_mismatches
 
@@ -24,10 +24,22 @@ TABLE_PAGES = re.compile(r'"results/tables/([^"{/]+)\.md"')
 ANNOTATED = re.compile(r'report\(\s*"([^"]+)",\s*caption="([^"]+)",\s*category="[^"]+"')
 
 
+def with_registry_paths(text: str) -> str:
+    """A rule file's text with the paper targets' registry calls replaced by what they return:
+    the paths, named outputs and report groups of kreinbench.paper_targets."""
+    text = re.sub(r'registry\.path\("(\w+)", "(\w+)"\)', lambda m: f'"{paper_targets.path(*m.groups())}"', text)
+    text = re.sub(r'registry\.category\("(\w+)"\)', lambda m: f'"{paper_targets.category(m.group(1))}"', text)
+    return re.sub(r'^( +)\*\*registry\.outputs\("(\w+)"\),$',
+                  lambda m: "\n".join(f'{m.group(1)}{name}="{path}",'
+                                      for name, path in paper_targets.outputs(m.group(2)).items()),
+                  text, flags=re.M)
+
+
 def output_blocks(text: str) -> dict[str, str]:
     """``{rule: its output: block}`` of a rule file: the lines after ``output:`` up to the next
     directive of the rule (``log:``, ``params:``…)."""
     blocks = {}
+    text = with_registry_paths(text)
     for match in re.finditer(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", text, re.S | re.M):
         output = re.search(r"^    output:\n(.*?)(?=^    \w+:)", match.group(2), re.S | re.M)
         if output:
