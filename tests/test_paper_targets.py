@@ -161,10 +161,13 @@ def test_paper_config_at_small_scale_plans_three_repetitions_of_every_fit(workfl
     result = snakemake(workdir, "-n", "--configfile", "workflow/configs/paper-iklr.yaml", "--config", "scale=small")
     assert result.returncode == 0, result.stderr[-3000:]
     paper = yaml.safe_load((ROOT / "workflow/configs/paper-iklr.yaml").read_text())
-    # A study method (Table VII's CCICP-SGD-I, ...) is fitted on its own `datasets` only.
-    fits = sum(len(spec.get("datasets", paper["datasets"])) for spec in paper["methods"].values()) * 3
+    # A study method (Table VII's CCICP-SGD-I, ...) is fitted on its own `datasets` only; the
+    # `fit_batches` datasets' fits of a repetition are one fit_batch_<dataset> job.
+    batched = set(paper["fit_batches"])
+    fits = sum(len(set(spec.get("datasets", paper["datasets"])) - batched) for spec in paper["methods"].values()) * 3
     # Snakemake's job-count table: "<rule>   <count>" per line.
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
     assert counts["fit"] == str(fits) and counts["iklr_table3"] == counts["iklr_fig3"] == "1"
+    assert all(counts[f"fit_batch_{plan.rule_suffix(d)}"] == "3" for d in batched)
     assert counts["iklr_table7"] == counts["iklr_table6"] == counts["iklr_fig_init"] == "1"
     assert counts["iklr_table4"] == counts["iklr_mm17_table2"] == counts["iklr_mm17_fig1"] == "1"
