@@ -1,12 +1,13 @@
 """Record a finished whole run under reproductions/<name>/ (kreinbench.reproduction).
 
-Usage: .venv/bin/python benchmarks/record_run.py --workdir DIR --name paper-dank [--log DIR/run.log]
+Usage: .venv/bin/python benchmarks/record_run.py --workdir DIR --name paper-dank [--log DIR/run.log ...]
        [--command "..."] [--out reproductions/paper-dank]
        .venv/bin/python benchmarks/record_run.py --refresh paper-dank
 
 DIR is the clone of a fixed commit where the config ran whole from an empty directory; its commit
 is read from DIR's git, the command from the Snakemake log's "Command:" line (or ``--command``),
-the wall time from the log's first and last timestamps, the job time per rule from the jobs'
+the wall time from the log's first and last timestamps (a run stopped and resumed with the same
+command: one ``--log`` per part, their wall times recorded each), the job time per rule from the jobs'
 ``benchmark:`` files (benchmarks/protocols.py). The tables computed from the records and the
 agreement are then rebuilt with today's rules and explanations, as tests/test_reproduction_drift.py
 checks them; ``--refresh NAME`` does only that, for a committed record.
@@ -33,7 +34,7 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--name")
     parser.add_argument("--refresh", metavar="NAME", help="only rebuild reproductions/NAME's tables and agreement")
-    parser.add_argument("--log", type=Path)
+    parser.add_argument("--log", type=Path, action="append", help="the Snakemake log; repeat for a resumed run's parts")
     parser.add_argument("--command")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--explanations", type=Path, default=Path("workflow/paper_values/explanations.yaml"))
@@ -43,18 +44,18 @@ def main() -> None:
         return
     if args.workdir is None or args.name is None:
         parser.error("--workdir and --name are required (or --refresh NAME)")
-    log = args.log or protocols.newest_log(args.workdir)
+    logs = args.log or [protocols.newest_log(args.workdir)]
     command = args.command
     if command is None:
-        found = re.search(r"^\s*Command: (.+)$", log.read_text(), re.MULTILINE)
+        found = re.search(r"^\s*Command: (.+)$", logs[0].read_text(), re.MULTILINE)
         if found is None:
-            raise SystemExit(f"{log} has no 'Command:' line: give --command")
+            raise SystemExit(f"{logs[0]} has no 'Command:' line: give --command")
         command = found.group(1).strip()
     commit = subprocess.run(["git", "-C", str(args.workdir), "rev-parse", "HEAD"], capture_output=True, text=True,
                             check=True).stdout.strip()
     rules = protocols.by_rule(protocols.job_seconds(args.workdir))
     written = record_run(args.workdir, args.out or Path("reproductions") / args.name, name=args.name, commit=commit,
-                         command=command, wall_seconds=pipeline_bench.log_wall_seconds(log), rules=rules,
+                         command=command, wall_seconds=[pipeline_bench.log_wall_seconds(log) for log in logs], rules=rules,
                          explanations=args.explanations)
     print(f"{len(written)} files under {(args.out or Path('reproductions') / args.name)}")
     refresh(args.out or ROOT / "reproductions" / args.name)

@@ -55,3 +55,14 @@ def test_a_directory_without_tables_is_refused(tmp_path):
     with pytest.raises(KreinbenchError, match="holds no table"):
         record_run(tmp_path, tmp_path / "out", name="x", commit="c", command="c", wall_seconds=1.0, rules=RULES,
                    explanations=tmp_path / "e.yaml")
+
+
+def test_a_resumed_run_records_the_wall_time_of_each_part(tmp_path):
+    run = finished_run(tmp_path / "run")
+    explanations = tmp_path / "explanations.yaml"
+    explanations.write_text("[]\n")
+    out = tmp_path / "out"
+    record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
+               wall_seconds=[3600.0, 125.0], rules=RULES, explanations=explanations)
+    text = (out / "RUN.md").read_text()
+    assert "1 h 2 min 5 s in 2 parts (1 h 0 min 0 s, 0 h 2 min 5 s)" in text and "resumed" in text

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from kreinbench.atomic import atomic_path, write_text_atomic
@@ -27,11 +28,13 @@ from kreinbench.errors import KreinbenchError
 TABLE_SUFFIXES = (".csv", ".md")
 
 
-def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, command: str, wall_seconds: float,
-               rules: pd.DataFrame, explanations: str | Path) -> list[Path]:
+def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, command: str,
+               wall_seconds: float | list[float], rules: pd.DataFrame, explanations: str | Path) -> list[Path]:
     """Write the reproduction record of the run in ``workdir`` to ``out``; returns the files written.
 
-    ``rules`` is the per-rule breakdown of the job time (rule, jobs, job_s, max_s, share).
+    ``wall_seconds`` is the run's wall time, or the list of its parts' when it was stopped and
+    resumed with the same command; ``rules`` is the per-rule breakdown of the job time (rule,
+    jobs, job_s, max_s, share).
     """
     workdir, out = Path(workdir), Path(out)
     tables = sorted(p for p in (workdir / "results/tables").glob("*") if p.suffix in TABLE_SUFFIXES
@@ -78,18 +81,20 @@ def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], expl
     return [out / "agreement.csv", out / "agreement.md"]
 
 
-def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float, rules: pd.DataFrame,
+def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | list[float], rules: pd.DataFrame,
                  environment: Path) -> str:
-    """RUN.md: how the record was made and where its time went."""
+    """RUN.md: how the record was made and where its time went (a resumed run: its parts' wall times)."""
     machine = ""
     if environment.exists():
         env = pd.read_csv(environment, sep="\t").set_index("name")["value"]
         machine = ", ".join(f"{env[key]}" for key in ("cpu_model", "cpu_count", "memory_total", "os") if key in env)
         machine = f"- machine: {machine} (`environment.tsv` has the package versions)\n"
-    hours, rest = divmod(round(wall_seconds), 3600)
+    parts = list(np.atleast_1d(wall_seconds))
+    resumed = (f" in {len(parts)} parts ({', '.join(_duration(s) for s in parts)}): the run was stopped and "
+               "resumed with the same command at the same commit") if len(parts) > 1 else ""
     lines = [f"# {name}: a whole run", "",
              f"- commit: `{commit}`", f"- command: `{command}`",
-             f"- wall time: {hours} h {rest // 60} min {rest % 60} s, {int(rules['jobs'].sum())} jobs, "
+             f"- wall time: {_duration(sum(parts))}{resumed}, {int(rules['jobs'].sum())} jobs, "
              f"{rules['job_s'].sum() / 3600:.2f} h of job time", machine.rstrip("\n"), "",
              "Job time per rule (the `benchmark:` files of every job):", "",
              rules.to_markdown(index=False, floatfmt=".2f"), "",
@@ -97,6 +102,11 @@ def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float, r
              "records every table is computed from, `agreement.md` every paper-table cell beside the "
              "paper's value."]
     return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    hours, rest = divmod(round(seconds), 3600)
+    return f"{hours} h {rest // 60} min {rest % 60} s"
 
 
 # Rebuilding a record's tables with today's rules (tests/test_reproduction_drift.py, record_run.py --refresh).
