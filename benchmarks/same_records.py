@@ -8,6 +8,8 @@ Each ``dataset/method/rep`` is fitted again by today's fit stage, each ``--batch
 (repeatable) by today's fit batch (its members' leaders read from the batch's own records); the
 records go to a scratch directory, never into DIR, and are compared with DIR's, every field but
 the timings (``cv_time``, ``train_time``, ``test_time``, and ``elapsed`` in the histories).
+Each fit runs with the BLAS threads its pipeline job had (``kreinbench.resources``): the summation
+order of a product depends on them, and exact CCCP-GD's path at the smallest λ follows round-off.
 Exits 1 if any differs.
 """
 
@@ -18,11 +20,14 @@ import json
 import os
 import sys
 import tempfile
+from types import SimpleNamespace
 from pathlib import Path
 
 import yaml
+from threadpoolctl import threadpool_limits
 
 from kreinbench import plan
+from kreinbench.resources import JobResources
 from kreinbench.stages.fit import fit, fit_batch
 
 TIMING = {"train_time", "test_time", "cv_time"}
@@ -37,6 +42,11 @@ def comparable(record: dict) -> dict:
 def differing(ours: Path, theirs: Path) -> list[str]:
     a, b = comparable(json.loads(ours.read_text())), comparable(json.loads(theirs.read_text()))
     return sorted(key for key in a.keys() | b.keys() if a.get(key) != b.get(key))
+
+
+def job_threads(config: dict, rule: str, **wildcards):
+    """The BLAS thread limit of the pipeline's ``rule`` job on these wildcards."""
+    return threadpool_limits(limits=JobResources(config).threads(rule)(SimpleNamespace(**wildcards)))
 
 
 def main() -> int:
@@ -57,9 +67,10 @@ def main() -> int:
         for case in args.fits:
             dataset, method, rep = case.split("/")
             ours = Path(scratch) / f"{dataset}-{method}-{rep}.json"
-            fit(dataset=dataset, method=method, rep=int(rep), spec=plan.fit_params(config, method),
-                cv_members=plan.cv_members(config, method, dataset), cv_folds=config["cv_folds"], record=str(ours),
-                **plan.fit_inputs(config, dataset, method, int(rep)))
+            with job_threads(config, "fit", dataset=dataset, rep=rep):
+                fit(dataset=dataset, method=method, rep=int(rep), spec=plan.fit_params(config, method),
+                    cv_members=plan.cv_members(config, method, dataset), cv_folds=config["cv_folds"],
+                    record=str(ours), **plan.fit_inputs(config, dataset, method, int(rep)))
             diff = differing(ours, Path(plan.fit_path(dataset, method, int(rep))))
             failed += bool(diff)
             print(f"{case}: {'identical' if not diff else 'differs in ' + ', '.join(diff)}")
@@ -72,7 +83,8 @@ def main() -> int:
                 for key in ("cv_with", "tuned_by"):
                     if key in job:
                         job[key] = str(ours[Path(job[key]).parent.name])
-            fit_batch(jobs=jobs, cv_folds=config["cv_folds"])
+            with job_threads(config, "fit_batch", dataset=dataset, rep=rep):
+                fit_batch(jobs=jobs, cv_folds=config["cv_folds"])
             for method in jobs:
                 diff = differing(ours[method], Path(plan.fit_path(dataset, method, int(rep))))
                 failed += bool(diff)
