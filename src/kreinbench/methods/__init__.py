@@ -3,8 +3,9 @@
 One subpackage per paper: ``iklr`` (IKLR and its baselines KLR, Flip/Clip/Shift KLR, TDCASVM),
 ``isvm`` (the indefinite SVM of Ying et al. / Luss and d'Aspremont, and the SVM / KSVM baselines),
 ``dank`` (DANK and DANK-SVR); ``solvers`` holds what they share (SMO, projections, duality gaps,
-the logistic loss and its Newton step), ``base`` the estimator protocol. Import estimators from
-here: ``from kreinbench.methods import IKLR``.
+the logistic loss and its Newton step), ``base`` the estimator protocol. ``NystromIKLR`` (with
+``KreinLogisticRegression``) fits IKLR on Kreĭn Nyström features of the rows, in O(n·m) memory.
+Import estimators from here: ``from kreinbench.methods import IKLR``.
 """
 
 import importlib
@@ -26,7 +27,12 @@ _MODULES = {
     "IndefiniteSVM": "isvm.indefinite_svm",
     "DANK": "dank.estimator",
     "DANKSVR": "dank.svr",
+    "KreinLogisticRegression": "iklr.features",
+    "NystromIKLR": "iklr.features",
 }
+# Library estimators the pipeline's fit stage does not take: a regressor, and the feature-space
+# IKLR for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix).
+_LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR")
 
 
 def __getattr__(name: str) -> type:
@@ -37,11 +43,10 @@ def __getattr__(name: str) -> type:
 
 
 class _Classifiers(Mapping):
-    """Classifier classes by the name a config's ``estimator:`` key uses, each imported on lookup.
-    DANKSVR is a regressor: the pipeline's datasets are binary (plan.check_config), so it is a
-    library estimator only."""
+    """Classifier classes by the name a config's ``estimator:`` key uses, each imported on lookup
+    (not the library-only ones)."""
 
-    _names = tuple(name for name in _MODULES if name != "DANKSVR")
+    _names = tuple(name for name in _MODULES if name not in _LIBRARY_ONLY)
 
     def __getitem__(self, name: str) -> type:
         if name not in self._names:
@@ -84,5 +89,5 @@ def estimator_class(name: str, where: str = "estimator") -> type:
 
 __all__ = [
     "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
-    "ConvergenceWarning", "RunawayWarning",
+    "KreinLogisticRegression", "NystromIKLR", "ConvergenceWarning", "RunawayWarning",
 ]

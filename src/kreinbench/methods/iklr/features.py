@@ -1,0 +1,214 @@
+"""IKLR on Kreĭn features: the IKLR model on a signed low-rank factorization K ≈ Φ S Φᵀ.
+
+With K ≈ Φ S Φᵀ (:class:`kreinbench.nystrom.KreinNystrom`: Φ is n × r, S = diag(±1)), the IKLR model
+Kα + b and its regularizer αᵀKα become, with u = S Φᵀ α,
+
+    Kα = Φ u,   αᵀKα = uᵀ S u = ‖u₊‖² − ‖u₋‖²,
+
+so IKLR (TNNLS eq. (5)) is logistic regression on the features Φ with an indefinite regularizer:
+
+    f(u, b) = (1/n) Σ log(1 + exp(−y_i(φ_iᵀu + b))) + (λ/2) uᵀ S u.
+
+Every α gives a u with the same f, and on range(Φᵀ) the converse holds, so with all points as
+landmarks (Φ S Φᵀ = K) this is IKLR itself, in r ≤ n unknowns instead of n, at O(n·r) per
+function evaluation instead of O(n²).  CCCP splits (λ/2)uᵀSu = g_q − h_q with g_q = (λ/2)Σ(P + τ)u²,
+h_q = (λ/2)Σ(N + τ)u² (P, N: the indicators of the positive and negative features): the
+eigen split of IKLR's K₋ = τI + V₋|μ₋|V₋ᵀ, which is diagonal here.  τ > 0 makes every subproblem
+strongly convex; τ = 0 would leave the negative block's subproblem bounded only by the loss,
+which is not bounded on separable data.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.special import expit
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods.base import ConvergenceWarning, RunawayWarning, check_int, check_positive
+
+# As in IKLR: a stationary point has ‖u‖ ≤ ‖Φ‖₂/(λ√n); iterates beyond this many times that
+# radius cannot be approaching one.
+RUNAWAY_FACTOR = 10.0
+
+
+class KreinLogisticRegression:
+    """Indefinite kernel logistic regression on Kreĭn features (Φ, S), by exact CCCP.
+
+    Parameters
+    ----------
+    lam : float, default=1.0
+        λ > 0 of (λ/2) uᵀSu.
+    tau : float, default=1.0
+        τ ≥ 0 of the split (see the module docstring); larger is more conservative.
+    eps : float, default=1e-4
+        Each subproblem is solved to ‖∇F_k‖ ≤ ε‖∇f(0, 0)‖ and CCCP stops at ‖∇f‖ ≤ ε‖∇f(0, 0)‖.
+    max_outer : int, default=2000
+    max_inner : int, default=10000
+        L-BFGS iterations per subproblem.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (r,)
+        u, the model's weights on the features: decision φ(x)ᵀu + b.
+    intercept_ : float
+    classes_ : ndarray of shape (2,)
+    n_iter_ : int
+        Outer (CCCP) iterations.
+    stationarity_ : float
+        ‖∇f‖ / ‖∇f(0, 0)‖ at the returned point.
+    objective_ : float
+        f at the returned point.
+    diverged_ : bool
+    """
+
+    def __init__(self, *, lam=1.0, tau=1.0, eps=1e-4, max_outer=2000, max_inner=10000):
+        self.lam = lam
+        self.tau = tau
+        self.eps = eps
+        self.max_outer = max_outer
+        self.max_inner = max_inner
+
+    def _check(self, Phi, y, signature):
+        lam = check_positive("lam", self.lam)
+        tau = check_positive("tau", self.tau, allow_zero=True)
+        eps = check_positive("eps", self.eps)
+        max_outer = check_int("max_outer", self.max_outer, minimum=1)
+        max_inner = check_int("max_inner", self.max_inner, minimum=1)
+        Phi = np.asarray(Phi, dtype=float)
+        signature = np.asarray(signature, dtype=float)
+        if Phi.ndim != 2 or signature.shape != (Phi.shape[1],) or not np.isin(signature, (-1.0, 1.0)).all():
+            raise KreinbenchError(f"KreinLogisticRegression: features of shape {Phi.shape} need a signature of "
+                                  f"{Phi.shape[1] if Phi.ndim == 2 else '?'} entries, each +1 or -1")
+        classes = np.unique(y)
+        if classes.size != 2 or len(y) != Phi.shape[0]:
+            raise KreinbenchError(f"KreinLogisticRegression: needs {Phi.shape[0]} labels of two classes, got "
+                                  f"{len(y)} labels of {classes.size} classes")
+        return Phi, np.where(np.asarray(y) == classes[1], 1.0, -1.0), signature, classes, lam, tau, eps, \
+            max_outer, max_inner
+
+    def fit(self, Phi, y, *, signature):
+        """Fit on features ``Phi`` (n × r) with the feature signature (r entries ±1) and two-class labels."""
+        Phi, y, s, self.classes_, lam, tau, eps, max_outer, max_inner = self._check(Phi, y, signature)
+        n, r = Phi.shape
+        g_q = lam * ((s > 0) + tau)  # the convex part's diagonal quadratic
+        h_q = lam * ((s < 0) + tau)  # the concave part's, linearized at each outer iterate
+
+        def loss_parts(u, b):
+            margin = y * (Phi @ u + b)
+            w = y * expit(-margin) / n  # minus the derivative of the mean loss in the scores
+            return float(np.logaddexp(0.0, -margin).sum()) / n, w
+
+        def gradient_f(u, b):
+            value, w = loss_parts(u, b)
+            return value + 0.5 * lam * float(u @ (s * u)), np.append(-(Phi.T @ w) + lam * s * u, -w.sum())
+
+        u, b = np.zeros(r), 0.0
+        _, grad = gradient_f(u, b)
+        g0 = max(float(np.linalg.norm(grad)), np.finfo(float).tiny)
+        radius = RUNAWAY_FACTOR * np.linalg.norm(Phi, 2) / (lam * np.sqrt(n))
+        # Imported here: scipy.optimize adds start-up time to every job that imports this module.
+        import scipy.optimize  # noqa: PLC0415
+
+        self.diverged_ = False
+        k = 0
+        while k < max_outer:
+            linear = h_q * u
+
+            def subproblem(x):
+                value, w = loss_parts(x[:r], x[r])
+                return (value + 0.5 * float(x[:r] @ (g_q * x[:r])) - float(linear @ x[:r]),
+                        np.append(-(Phi.T @ w) + g_q * x[:r] - linear, -w.sum()))
+
+            # scipy's gtol bounds the largest entry; gtol/√(r+1) there bounds the 2-norm.
+            res = scipy.optimize.minimize(subproblem, np.append(u, b), jac=True, method="L-BFGS-B",
+                                          options={"maxiter": max_inner, "gtol": eps * g0 / np.sqrt(r + 1),
+                                                   "ftol": 0.0, "maxcor": 20})
+            k += 1
+            u, b = res.x[:r], float(res.x[r])
+            f, grad = gradient_f(u, b)
+            if np.linalg.norm(u) > radius:
+                self.diverged_ = True
+                warnings.warn(f"KreinLogisticRegression: iterates ran away at outer iteration {k}: ||u|| exceeds "
+                              f"{RUNAWAY_FACTOR:g}·||Phi||/(lam·sqrt(n)) = {radius:.3g}, beyond any stationary point; "
+                              "try a larger lam", RunawayWarning, stacklevel=2)
+                break
+            if np.linalg.norm(grad) <= eps * g0 or res.nit == 0:
+                break
+        self.coef_, self.intercept_, self.n_iter_ = u, b, k
+        self.objective_ = f
+        self.stationarity_ = float(np.linalg.norm(grad)) / g0
+        if not self.diverged_ and self.stationarity_ > eps:
+            warnings.warn(f"KreinLogisticRegression stopped after {k} outer iterations at relative stationarity "
+                          f"{self.stationarity_:.3g} > eps={eps:g}", ConvergenceWarning, stacklevel=2)
+        return self
+
+    def decision_function(self, Phi):
+        """Scores φ(x)ᵀu + b of feature rows ``Phi`` (n_test × r)."""
+        Phi = np.asarray(Phi, dtype=float)
+        if Phi.ndim != 2 or Phi.shape[1] != self.coef_.size:
+            raise KreinbenchError(f"KreinLogisticRegression: expected features with {self.coef_.size} columns, "
+                                  f"got shape {Phi.shape}")
+        return Phi @ self.coef_ + self.intercept_
+
+    def predict(self, Phi):
+        return self.classes_[(self.decision_function(Phi) > 0).astype(int)]
+
+    def score(self, Phi, y):
+        return float(np.mean(self.predict(Phi) == np.asarray(y)))
+
+
+class NystromIKLR:
+    """IKLR at O(n·m) memory: Kreĭn Nyström features of the raw rows, then :class:`KreinLogisticRegression`.
+
+    ``fit(X, y)`` and ``decision_function(X_test)`` take feature rows, never a kernel matrix.
+
+    Parameters
+    ----------
+    kernel : dict or callable
+        As :class:`kreinbench.nystrom.KreinNystrom`'s.
+    n_components, landmarks, rcond, random_state
+        The Nyström approximation's (:class:`kreinbench.nystrom.KreinNystrom`).
+    lam, tau, eps, max_outer, max_inner
+        The model's (:class:`KreinLogisticRegression`).
+
+    Attributes
+    ----------
+    nystrom_ : KreinNystrom
+    model_ : KreinLogisticRegression
+    classes_ : ndarray of shape (2,)
+    """
+
+    def __init__(self, kernel, *, n_components=500, landmarks="uniform", rcond=1e-3, random_state=None, lam=1.0,
+                 tau=1.0, eps=1e-4, max_outer=2000, max_inner=10000):
+        self.kernel = kernel
+        self.n_components = n_components
+        self.landmarks = landmarks
+        self.rcond = rcond
+        self.random_state = random_state
+        self.lam = lam
+        self.tau = tau
+        self.eps = eps
+        self.max_outer = max_outer
+        self.max_inner = max_inner
+
+    def fit(self, X, y):
+        from kreinbench.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.nystrom imports the kernels)
+
+        self.nystrom_ = KreinNystrom(self.kernel, n_components=self.n_components, landmarks=self.landmarks,
+                                     random_state=self.random_state, rcond=self.rcond).fit(X)
+        self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
+                                              max_inner=self.max_inner)
+        self.model_.fit(self.nystrom_.transform(X), y, signature=self.nystrom_.signature_)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def decision_function(self, X):
+        return self.model_.decision_function(self.nystrom_.transform(X))
+
+    def predict(self, X):
+        return self.model_.predict(self.nystrom_.transform(X))
+
+    def score(self, X, y):
+        return self.model_.score(self.nystrom_.transform(X), y)

@@ -1,0 +1,95 @@
+"""IKLR on Kreĭn features (kreinbench.methods.iklr.features) against its exact twins."""
+
+import numpy as np
+import pytest
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.kernels import kernel_function, resolve_params
+from kreinbench.methods import IKLR, KLR
+from kreinbench.methods.base import RunawayWarning
+from kreinbench.methods.iklr.features import KreinLogisticRegression, NystromIKLR
+
+
+def objective(K, y, alpha, b, lam, classes):
+    y_pm = np.where(y == classes[1], 1.0, -1.0)
+    return np.logaddexp(0.0, -y_pm * (K @ alpha + b)).mean() + lam / 2 * alpha @ K @ alpha
+
+
+@pytest.mark.parametrize("lam", [0.01, 1.0])
+def test_all_points_as_landmarks_of_a_positive_definite_kernel_give_klr(load_split, lam):
+    """m = n landmarks: Φ S Φᵀ = K, and on a positive definite kernel the problem is convex, so the
+    feature model reaches KLR's unique optimum."""
+    X, y = load_split("monk-2").X_train, load_split("monk-2").y_train
+    params = resolve_params({"type": "rbf", "sigma": 1.0, "convention": "iklr"}, X.shape[1])
+    K = kernel_function(params)(X, X)
+    ours = NystromIKLR(params, n_components=X.shape[0], rcond=1e-12, random_state=0, lam=lam, eps=1e-7).fit(X, y)
+    klr = KLR(lam=lam).fit(K, y)
+    assert ours.model_.objective_ == pytest.approx(objective(K, y, klr.alpha_, klr.intercept_, lam, klr.classes_),
+                                                   rel=1e-10)
+    np.testing.assert_allclose(ours.decision_function(X), klr.decision_function(K), atol=1e-6)
+    assert ours.model_.stationarity_ <= 1e-7
+
+
+def krein_model(seed=0, n=120):
+    """Features with two negative directions of moderate weight, where IKLR has a local minimum at
+    small λ (the loss's curvature beats λ along them)."""
+    rng = np.random.default_rng(seed)
+    Phi = rng.normal(size=(n, 6))
+    Phi[:, 4:] *= 0.3
+    signature = np.array([1, 1, 1, 1, -1, -1.0])
+    y = np.sign(Phi[:, 0] + 0.5 * Phi[:, 1] + 0.3 * rng.normal(size=n))
+    return Phi, signature, y, (Phi * signature) @ Phi.T
+
+
+def test_the_feature_model_reaches_exact_iklrs_stationary_point():
+    Phi, signature, y, K = krein_model()
+    assert np.linalg.eigvalsh(K)[0] < -1  # indefinite
+    lam = 1e-3
+    ours = KreinLogisticRegression(lam=lam, eps=1e-9).fit(Phi, y, signature=signature)
+    exact = IKLR(solver="cccp-lbfgs", lam=lam, eps=1e-9).fit(K, y)
+    assert not ours.diverged_ and not exact.diverged_
+    assert ours.stationarity_ <= 1e-9 and exact.stationarity_ <= 1e-9
+    assert ours.objective_ == pytest.approx(objective(K, y, exact.alpha_, exact.intercept_, lam, exact.classes_),
+                                            rel=1e-10)
+    np.testing.assert_allclose(ours.decision_function(Phi), exact.decision_function(K), atol=1e-5)
+
+
+def test_a_runaway_is_flagged_as_exact_iklrs_is():
+    """At λ = 0.1 f is unbounded below along the negative features and has no stationary point
+    within reach: both models stop and say so."""
+    Phi, signature, y, K = krein_model()
+    with pytest.warns(RunawayWarning):
+        ours = KreinLogisticRegression(lam=0.1).fit(Phi, y, signature=signature)
+    with pytest.warns(RunawayWarning):
+        exact = IKLR(solver="cccp-lbfgs", lam=0.1).fit(K, y)
+    assert ours.diverged_ and exact.diverged_
+
+
+def test_nystrom_iklr_of_an_indefinite_kernel_is_exact_iklr_when_the_landmarks_span_it():
+    """The kernel k(x, x') = xᵀSx' of the Kreĭn model (rank 6, indefinite) from 40 landmarks: W's
+    six nonzero eigenvalues carry the signature, Φ S Φᵀ = K, and NystromIKLR reaches exact IKLR's
+    stationary point, predictions on new points included."""
+    Phi, signature, y, K = krein_model()
+    X, X_test = Phi[:80], Phi[80:]
+
+    def kernel(A, B):
+        return (A * signature) @ B.T
+
+    lam = 1e-3
+    ours = NystromIKLR(kernel, n_components=40, random_state=0, rcond=1e-10, lam=lam, eps=1e-8).fit(X, y[:80])
+    assert sorted(ours.nystrom_.signature_) == sorted(signature)
+    exact = IKLR(solver="cccp-lbfgs", lam=lam, eps=1e-8).fit(kernel(X, X), y[:80])
+    assert not ours.model_.diverged_ and not exact.diverged_
+    np.testing.assert_allclose(ours.decision_function(X_test), exact.decision_function(kernel(X_test, X)), atol=1e-5)
+
+
+def test_bad_signature_and_labels_are_named():
+    Phi, signature, y, _ = krein_model()
+    with pytest.raises(KreinbenchError, match="signature"):
+        KreinLogisticRegression().fit(Phi, y, signature=signature[:-1])
+    with pytest.raises(KreinbenchError, match="signature"):
+        KreinLogisticRegression().fit(Phi, y, signature=signature * 0.5)
+    with pytest.raises(KreinbenchError, match="two classes"):
+        KreinLogisticRegression().fit(Phi, np.ones_like(y), signature=signature)
+    with pytest.raises(KreinbenchError, match="parameter lam"):
+        KreinLogisticRegression(lam=0).fit(Phi, y, signature=signature)
