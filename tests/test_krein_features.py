@@ -22,7 +22,7 @@ def test_all_points_as_landmarks_of_a_positive_definite_kernel_give_klr(load_spl
     X, y = load_split("monk-2").X_train, load_split("monk-2").y_train
     params = resolve_params({"type": "rbf", "sigma": 1.0, "convention": "iklr"}, X.shape[1])
     K = kernel_function(params)(X, X)
-    ours = NystromIKLR(params, n_components=X.shape[0], rcond=1e-12, random_state=0, lam=lam, eps=1e-7).fit(X, y)
+    ours = NystromIKLR(kernel=params, n_components=X.shape[0], rcond=1e-12, random_state=0, lam=lam, eps=1e-7).fit(X, y)
     klr = KLR(lam=lam).fit(K, y)
     assert ours.model_.objective_ == pytest.approx(objective(K, y, klr.alpha_, klr.intercept_, lam, klr.classes_),
                                                    rel=1e-10)
@@ -76,7 +76,7 @@ def test_nystrom_iklr_of_an_indefinite_kernel_is_exact_iklr_when_the_landmarks_s
         return (A * signature) @ B.T
 
     lam = 1e-3
-    ours = NystromIKLR(kernel, n_components=40, random_state=0, rcond=1e-10, lam=lam, eps=1e-8).fit(X, y[:80])
+    ours = NystromIKLR(kernel=kernel, n_components=40, random_state=0, rcond=1e-10, lam=lam, eps=1e-8).fit(X, y[:80])
     assert sorted(ours.nystrom_.signature_) == sorted(signature)
     exact = IKLR(solver="cccp-lbfgs", lam=lam, eps=1e-8).fit(kernel(X, X), y[:80])
     assert not ours.model_.diverged_ and not exact.diverged_
@@ -93,3 +93,12 @@ def test_bad_signature_and_labels_are_named():
         KreinLogisticRegression().fit(Phi, np.ones_like(y), signature=signature)
     with pytest.raises(KreinbenchError, match="parameter lam"):
         KreinLogisticRegression(lam=0).fit(Phi, y, signature=signature)
+
+
+def test_parameters_as_every_estimator_here():
+    from sklearn.base import clone
+
+    est = NystromIKLR(kernel={"type": "tl1", "tau": 3.0}, n_components=50, lam=0.1)
+    assert clone(est).get_params() == est.get_params()
+    assert est.set_params(lam=1.0).lam == 1.0
+    assert repr(est) == "NystromIKLR(kernel={'type': 'tl1', 'tau': 3.0}, n_components=50)"  # lam is back at its default

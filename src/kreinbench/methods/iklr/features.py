@@ -26,14 +26,24 @@ import numpy as np
 from scipy.special import expit
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.base import ConvergenceWarning, RunawayWarning, check_int, check_positive
+from kreinbench.methods.base import ConvergenceWarning, Estimator, RunawayWarning, check_int, check_positive
 
 # As in IKLR: a stationary point has ‖u‖ ≤ ‖Φ‖₂/(λ√n); iterates beyond this many times that
 # radius cannot be approaching one.
 RUNAWAY_FACTOR = 10.0
 
 
-class KreinLogisticRegression:
+class _FeatureEstimator(Estimator):
+    """``get_params``/``set_params``/``clone`` as every estimator here, but on feature rows: not
+    the ``pairwise`` kernel input that :class:`~kreinbench.methods.base.Estimator` declares."""
+
+    def __sklearn_tags__(self):
+        from sklearn.base import BaseEstimator  # noqa: PLC0415 (only scikit-learn calls this)
+
+        return BaseEstimator.__sklearn_tags__(self)
+
+
+class KreinLogisticRegression(_FeatureEstimator):
     """Indefinite kernel logistic regression on Kreĭn features (Φ, S), by exact CCCP.
 
     Parameters
@@ -159,7 +169,7 @@ class KreinLogisticRegression:
         return float(np.mean(self.predict(Phi) == np.asarray(y)))
 
 
-class NystromIKLR:
+class NystromIKLR(_FeatureEstimator):
     """IKLR at O(n·m) memory: Kreĭn Nyström features of the raw rows, then :class:`KreinLogisticRegression`.
 
     ``fit(X, y)`` and ``decision_function(X_test)`` take feature rows, never a kernel matrix.
@@ -180,7 +190,7 @@ class NystromIKLR:
     classes_ : ndarray of shape (2,)
     """
 
-    def __init__(self, kernel, *, n_components=500, landmarks="uniform", rcond=1e-3, random_state=None, lam=1.0,
+    def __init__(self, *, kernel, n_components=500, landmarks="uniform", rcond=1e-3, random_state=None, lam=1.0,
                  tau=1.0, eps=1e-4, max_outer=2000, max_inner=10000):
         self.kernel = kernel
         self.n_components = n_components
