@@ -1,5 +1,7 @@
 """IKLR on Kreĭn features (kreinbench.methods.iklr.features) against its exact twins."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -30,6 +32,27 @@ def test_all_points_as_landmarks_of_a_positive_definite_kernel_give_klr(load_spl
     assert ours.model_.stationarity_ <= 1e-7
 
 
+def test_all_points_as_landmarks_of_an_indefinite_kernel_make_exact_iklrs_iterates(load_split):
+    """m = n: feature j is K's eigenvector j scaled by √|μ_j|, the split is IKLR's eigen split in
+    that basis, so CCCP makes the same iterates; two outer iterations on MONK-2's TL1 kernel (its
+    CCCP runs away later, as exact IKLR's does), each subproblem solved tightly by both."""
+    X, y = load_split("monk-2").X_train, load_split("monk-2").y_train
+    params = resolve_params({"type": "tl1", "tau_factor": 0.7}, X.shape[1])
+    K = kernel_function(params)(X, X)
+    assert np.linalg.eigvalsh(K)[0] < -1
+    for outer in (1, 2):
+        ours = NystromIKLR(kernel=params, n_components=X.shape[0], rcond=1e-12, random_state=0, lam=0.1, eps=1e-10,
+                           max_outer=outer)
+        exact = IKLR(solver="cccp-lbfgs", lam=0.1, eps=1e-10, max_outer=outer)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # two outer iterations are far from stationary, for both
+            ours.fit(X, y)
+            exact.fit(K, y)
+        assert ours.model_.tau_ == pytest.approx(exact.tau_, rel=1e-6)
+        scores = exact.decision_function(K)
+        np.testing.assert_allclose(ours.decision_function(X), scores, atol=1e-6 * np.abs(scores).max())
+
+
 def krein_model(seed=0, n=120):
     """Features with two negative directions of moderate weight, where IKLR has a local minimum at
     small λ (the loss's curvature beats λ along them)."""
@@ -45,7 +68,7 @@ def test_the_feature_model_reaches_exact_iklrs_stationary_point():
     Phi, signature, y, K = krein_model()
     assert np.linalg.eigvalsh(K)[0] < -1  # indefinite
     lam = 1e-3
-    ours = KreinLogisticRegression(lam=lam, eps=1e-9).fit(Phi, y, signature=signature)
+    ours = KreinLogisticRegression(lam=lam, eps=1e-9).fit(Phi, y, eigenvalues=signature)
     exact = IKLR(solver="cccp-lbfgs", lam=lam, eps=1e-9).fit(K, y)
     assert not ours.diverged_ and not exact.diverged_
     assert ours.stationarity_ <= 1e-9 and exact.stationarity_ <= 1e-9
@@ -59,7 +82,7 @@ def test_a_runaway_is_flagged_as_exact_iklrs_is():
     within reach: both models stop and say so."""
     Phi, signature, y, K = krein_model()
     with pytest.warns(RunawayWarning):
-        ours = KreinLogisticRegression(lam=0.1).fit(Phi, y, signature=signature)
+        ours = KreinLogisticRegression(lam=0.1).fit(Phi, y, eigenvalues=signature)
     with pytest.warns(RunawayWarning):
         exact = IKLR(solver="cccp-lbfgs", lam=0.1).fit(K, y)
     assert ours.diverged_ and exact.diverged_
@@ -83,16 +106,16 @@ def test_nystrom_iklr_of_an_indefinite_kernel_is_exact_iklr_when_the_landmarks_s
     np.testing.assert_allclose(ours.decision_function(X_test), exact.decision_function(kernel(X_test, X)), atol=1e-5)
 
 
-def test_bad_signature_and_labels_are_named():
+def test_bad_eigenvalues_and_labels_are_named():
     Phi, signature, y, _ = krein_model()
-    with pytest.raises(KreinbenchError, match="signature"):
-        KreinLogisticRegression().fit(Phi, y, signature=signature[:-1])
-    with pytest.raises(KreinbenchError, match="signature"):
-        KreinLogisticRegression().fit(Phi, y, signature=signature * 0.5)
+    with pytest.raises(KreinbenchError, match="need 6 finite nonzero eigenvalues"):
+        KreinLogisticRegression().fit(Phi, y, eigenvalues=signature[:-1])
+    with pytest.raises(KreinbenchError, match="need 6 finite nonzero eigenvalues"):
+        KreinLogisticRegression().fit(Phi, y, eigenvalues=signature * 0)
     with pytest.raises(KreinbenchError, match="two classes"):
-        KreinLogisticRegression().fit(Phi, np.ones_like(y), signature=signature)
+        KreinLogisticRegression().fit(Phi, np.ones_like(y), eigenvalues=signature)
     with pytest.raises(KreinbenchError, match="parameter lam"):
-        KreinLogisticRegression(lam=0).fit(Phi, y, signature=signature)
+        KreinLogisticRegression(lam=0).fit(Phi, y, eigenvalues=signature)
 
 
 def test_parameters_as_every_estimator_here():

@@ -11,11 +11,18 @@ so IKLR (TNNLS eq. (5)) is logistic regression on the features Φ with an indefi
 
 Every α gives a u with the same f, and on range(Φᵀ) the converse holds, so with all points as
 landmarks (Φ S Φᵀ = K) this is IKLR itself, in r ≤ n unknowns instead of n, at O(n·r) per
-function evaluation instead of O(n²).  CCCP splits (λ/2)uᵀSu = g_q − h_q with g_q = (λ/2)Σ(P + τ)u²,
-h_q = (λ/2)Σ(N + τ)u² (P, N: the indicators of the positive and negative features): the
-eigen split of IKLR's K₋ = τI + V₋|μ₋|V₋ᵀ, which is diagonal here.  τ > 0 makes every subproblem
-strongly convex; τ = 0 would leave the negative block's subproblem bounded only by the loss,
-which is not bounded on separable data.
+function evaluation instead of O(n²).
+
+CCCP's split is IKLR's eigen split (K₋ = τI + V₋|μ₋|V₋ᵀ, τ = max(−μ_min, 0) plus a round-off
+margin) carried over to the features.  With all points as landmarks, feature j is eigenvector
+v_j of K scaled by √|μ_j| (u_j = √|μ_j|·v_jᵀα), so K₊ and K₋, diagonal in that basis, become
+
+    g_q = (λ/2) Σ_j ([μ_j > 0] + τ/|μ_j|) u_j²,   h_q = (λ/2) Σ_j ([μ_j < 0] + τ/|μ_j|) u_j²,
+
+and CCCP on (u, b) makes exact IKLR's iterates.  For m < n landmarks the eigenvalues are those of
+W = k(Z, Z) (KreinNystrom's ``eigenvalues_``), the same ratios τ/|λ_j| on the scale of W.  τ > 0
+makes every subproblem strongly convex, and the per-feature τ/|λ_j| makes a feature of a small
+eigenvalue move as slowly as its eigendirection does in IKLR.
 """
 
 from __future__ import annotations
@@ -50,8 +57,9 @@ class KreinLogisticRegression(_FeatureEstimator):
     ----------
     lam : float, default=1.0
         λ > 0 of (λ/2) uᵀSu.
-    tau : float, default=1.0
-        τ ≥ 0 of the split (see the module docstring); larger is more conservative.
+    tau : float or None, default=None
+        τ of the split (see the module docstring), on the scale of the eigenvalues passed to
+        ``fit``; ``None`` means IKLR's, max(−λ_min, 0) plus a round-off margin.
     eps : float, default=1e-4
         Each subproblem is solved to ‖∇F_k‖ ≤ ε‖∇f(0, 0)‖ and CCCP stops at ‖∇f‖ ≤ ε‖∇f(0, 0)‖.
     max_outer : int, default=2000
@@ -70,40 +78,49 @@ class KreinLogisticRegression(_FeatureEstimator):
         ‖∇f‖ / ‖∇f(0, 0)‖ at the returned point.
     objective_ : float
         f at the returned point.
+    tau_ : float
+        τ of the split.
     diverged_ : bool
     """
 
-    def __init__(self, *, lam=1.0, tau=1.0, eps=1e-4, max_outer=2000, max_inner=10000):
+    def __init__(self, *, lam=1.0, tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
         self.lam = lam
         self.tau = tau
         self.eps = eps
         self.max_outer = max_outer
         self.max_inner = max_inner
 
-    def _check(self, Phi, y, signature):
+    def _check(self, Phi, y, eigenvalues):
         lam = check_positive("lam", self.lam)
-        tau = check_positive("tau", self.tau, allow_zero=True)
+        tau = None if self.tau is None else check_positive("tau", self.tau, allow_zero=True)
         eps = check_positive("eps", self.eps)
         max_outer = check_int("max_outer", self.max_outer, minimum=1)
         max_inner = check_int("max_inner", self.max_inner, minimum=1)
         Phi = np.asarray(Phi, dtype=float)
-        signature = np.asarray(signature, dtype=float)
-        if Phi.ndim != 2 or signature.shape != (Phi.shape[1],) or not np.isin(signature, (-1.0, 1.0)).all():
-            raise KreinbenchError(f"KreinLogisticRegression: features of shape {Phi.shape} need a signature of "
-                                  f"{Phi.shape[1] if Phi.ndim == 2 else '?'} entries, each +1 or -1")
+        eigenvalues = np.asarray(eigenvalues, dtype=float)
+        if Phi.ndim != 2 or eigenvalues.shape != (Phi.shape[1],) or not (np.isfinite(eigenvalues).all()
+                                                                          and (eigenvalues != 0).all()):
+            raise KreinbenchError(f"KreinLogisticRegression: features of shape {Phi.shape} need "
+                                  f"{Phi.shape[1] if Phi.ndim == 2 else '?'} finite nonzero eigenvalues (their signs "
+                                  f"are the signature), got shape {eigenvalues.shape}")
         classes = np.unique(y)
         if classes.size != 2 or len(y) != Phi.shape[0]:
             raise KreinbenchError(f"KreinLogisticRegression: needs {Phi.shape[0]} labels of two classes, got "
                                   f"{len(y)} labels of {classes.size} classes")
-        return Phi, np.where(np.asarray(y) == classes[1], 1.0, -1.0), signature, classes, lam, tau, eps, \
+        return Phi, np.where(np.asarray(y) == classes[1], 1.0, -1.0), eigenvalues, classes, lam, tau, eps, \
             max_outer, max_inner
 
-    def fit(self, Phi, y, *, signature):
-        """Fit on features ``Phi`` (n × r) with the feature signature (r entries ±1) and two-class labels."""
-        Phi, y, s, self.classes_, lam, tau, eps, max_outer, max_inner = self._check(Phi, y, signature)
+    def fit(self, Phi, y, *, eigenvalues):
+        """Fit on features ``Phi`` (n × r), the eigenvalues behind them (r nonzero: their signs are
+        the signature S, their sizes set the split) and two-class labels."""
+        Phi, y, mu, self.classes_, lam, tau, eps, max_outer, max_inner = self._check(Phi, y, eigenvalues)
         n, r = Phi.shape
-        g_q = lam * ((s > 0) + tau)  # the convex part's diagonal quadratic
-        h_q = lam * ((s < 0) + tau)  # the concave part's, linearized at each outer iterate
+        s = np.sign(mu)
+        if tau is None:  # IKLR's default τ, with the same round-off margin
+            tau = max(-mu.min(), 0.0) + r * np.finfo(float).eps * np.abs(mu).max()
+        self.tau_ = tau
+        g_q = lam * ((s > 0) + tau / np.abs(mu))  # the convex part's diagonal quadratic
+        h_q = lam * ((s < 0) + tau / np.abs(mu))  # the concave part's, linearized at each outer iterate
 
         def loss_parts(u, b):
             margin = y * (Phi @ u + b)
@@ -191,7 +208,7 @@ class NystromIKLR(_FeatureEstimator):
     """
 
     def __init__(self, *, kernel, n_components=500, landmarks="uniform", rcond=1e-3, random_state=None, lam=1.0,
-                 tau=1.0, eps=1e-4, max_outer=2000, max_inner=10000):
+                 tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
         self.kernel = kernel
         self.n_components = n_components
         self.landmarks = landmarks
@@ -210,7 +227,7 @@ class NystromIKLR(_FeatureEstimator):
                                      random_state=self.random_state, rcond=self.rcond).fit(X)
         self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
                                               max_inner=self.max_inner)
-        self.model_.fit(self.nystrom_.transform(X), y, signature=self.nystrom_.signature_)
+        self.model_.fit(self.nystrom_.transform(X), y, eigenvalues=self.nystrom_.eigenvalues_)
         self.classes_ = self.model_.classes_
         return self
 
