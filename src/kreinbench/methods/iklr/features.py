@@ -27,6 +27,8 @@ eigenvalue move as slowly as its eigendirection does in IKLR.
 
 from __future__ import annotations
 
+import logging
+import time
 import warnings
 
 import numpy as np
@@ -35,6 +37,10 @@ from scipy.special import expit
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning, Estimator, RunawayWarning, check_int, check_positive
 
+log = logging.getLogger(__name__)
+
+# Seconds between progress lines of a long fit (as IKLR's).
+PROGRESS_INTERVAL = 5.0
 # As in IKLR: a stationary point has ‖u‖ ≤ ‖Φ‖₂/(λ√n); iterates beyond this many times that
 # radius cannot be approaching one.
 RUNAWAY_FACTOR = 10.0
@@ -140,6 +146,7 @@ class KreinLogisticRegression(_FeatureEstimator):
 
         self.diverged_ = False
         k = 0
+        start = last_log = time.perf_counter()
         while k < max_outer:
             linear = h_q * u
 
@@ -155,6 +162,11 @@ class KreinLogisticRegression(_FeatureEstimator):
             k += 1
             u, b = res.x[:r], float(res.x[r])
             f, grad = gradient_f(u, b)
+            now = time.perf_counter()
+            if now - last_log >= PROGRESS_INTERVAL:
+                log.info("Kreĭn-feature IKLR outer %d: f = %.6g, |grad f| = %.3g, %.1f s", k, f,
+                         np.linalg.norm(grad), now - start)
+                last_log = now
             if np.linalg.norm(u) > radius:
                 self.diverged_ = True
                 warnings.warn(f"KreinLogisticRegression: iterates ran away at outer iteration {k}: ||u|| exceeds "
