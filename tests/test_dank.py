@@ -500,11 +500,15 @@ def test_reciprocal_neighbours_follow_equation_12():
 @pytest.mark.parametrize("prefix", [32, 2])
 @pytest.mark.parametrize("max_rank", [None, 1, 3])
 @pytest.mark.parametrize("ties", [False, True])
-def test_reciprocal_search_equals_the_full_rank_matrices(prefix, max_rank, ties, monkeypatch):
+@pytest.mark.parametrize("rank_matrix", [True, False])
+def test_reciprocal_search_equals_the_full_rank_matrices(prefix, max_rank, ties, rank_matrix, monkeypatch):
     """The prefix search gives eq. (12)'s j* as the full rank matrices do, with ties (integer
     features: many equal distances, ranked by index) and mutual-rank limits; a 2-point prefix
-    sends most test points to the full order of their column."""
+    sends most test points to the full order of their column. Each r read from the rank matrix
+    or counted from its row of distances (large sets)."""
     monkeypatch.setattr(neighbours, "PREFIX", prefix)
+    if not rank_matrix:
+        monkeypatch.setattr(neighbours, "RANK_MATRIX_PAIRS", 0)
     monkeypatch.setattr(neighbours, "CHUNK", 7)
     rng = np.random.default_rng(8)
     for n, m in [(40, 31), (31, 40), (1, 5), (60, 60)]:
@@ -634,3 +638,18 @@ def test_cv_along_c_scores_as_cold_separate_fits(heart80):
     assert DANK().supports_grid_path(grid)
     assert not DANK(n_clusters=2).supports_grid_path(grid)
     assert not DANK().supports_grid_path({"C": [1.0], "tau": [0.0, 0.01]})
+
+
+@pytest.mark.parametrize("rank_matrix", [True, False])
+def test_reciprocal_search_on_a_grid_around_the_data(rank_matrix, monkeypatch):
+    """Fig. 1's case: test points on a lattice around the training points, most of them far from
+    all of them, so their search goes past the prefix into the full order of their column."""
+    if not rank_matrix:
+        monkeypatch.setattr(neighbours, "RANK_MATRIX_PAIRS", 0)
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(120, 2))
+    axis = np.linspace(-4, 4, 45)
+    X_test = np.column_stack([a.ravel() for a in np.meshgrid(axis, axis)])
+    np.testing.assert_array_equal(reciprocal_neighbours(X, X_test), reciprocal_by_full_ranks(X, X_test))
+    np.testing.assert_array_equal(reciprocal_neighbours(X, X_test, max_rank=3),
+                                  reciprocal_by_full_ranks(X, X_test, max_rank=3))
