@@ -18,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from kreinbench.atomic import atomic_path, write_text_atomic
@@ -89,7 +88,7 @@ def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | 
         env = pd.read_csv(environment, sep="\t").set_index("name")["value"]
         machine = ", ".join(f"{env[key]}" for key in ("cpu_model", "cpu_count", "memory_total", "os") if key in env)
         machine = f"- machine: {machine} (`environment.tsv` has the package versions)\n"
-    parts = list(np.atleast_1d(wall_seconds))
+    parts = wall_seconds if isinstance(wall_seconds, list) else [wall_seconds]
     resumed = (f" in {len(parts)} parts ({', '.join(_duration(s) for s in parts)}): the run was stopped and "
                "resumed with the same command at the same commit") if len(parts) > 1 else ""
     lines = [f"# {name}: a whole run", "",

@@ -64,7 +64,6 @@ def scale_point(X_train, y_train, X_test, y_test, *, method: str, n_train: int, 
         est = NystromIKLR(kernel=k, n_components=m, random_state=seed, lam=lam).fit(X, y)
         fit_s = time.perf_counter() - start
         scores = est.decision_function(X_test)
-        classes = est.classes_
     else:
         K = k(X, X)
         if method == "svc":
@@ -82,7 +81,6 @@ def scale_point(X_train, y_train, X_test, y_test, *, method: str, n_train: int, 
         fit_s = time.perf_counter() - start
         del K
         scores = _test_scores(est, k, np.asarray(X_test), X)
-        classes = est.classes_
-    predicted = np.where(scores >= 0, classes[1], classes[0])
+    predicted = np.where(scores >= 0, est.classes_[1], est.classes_[0])
     return {"n_train": int(n_train), "method": method, "m": m, "accuracy": float(np.mean(predicted == y_test)),
             "fit_s": fit_s, "peak_rss_mib": peak_rss_mib()}
