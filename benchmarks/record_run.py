@@ -36,6 +36,8 @@ def main() -> None:
     parser.add_argument("--refresh", metavar="NAME", help="only rebuild reproductions/NAME's tables and agreement")
     parser.add_argument("--log", type=Path, action="append", help="the Snakemake log; repeat for a resumed run's parts")
     parser.add_argument("--command")
+    parser.add_argument("--note", action="append", default=[],
+                        help="a line RUN.md adds to how the run went (repeatable)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--explanations", type=Path, default=Path("workflow/paper_values/explanations.yaml"))
     args = parser.parse_args()
@@ -56,7 +58,7 @@ def main() -> None:
     rules = protocols.by_rule(protocols.job_seconds(args.workdir))
     written = record_run(args.workdir, args.out or Path("reproductions") / args.name, name=args.name, commit=commit,
                          command=command, wall_seconds=[pipeline_bench.log_wall_seconds(log) for log in logs], rules=rules,
-                         explanations=args.explanations)
+                         explanations=args.explanations, notes=tuple(args.note))
     print(f"{len(written)} files under {(args.out or Path('reproductions') / args.name)}")
     refresh(args.out or ROOT / "reproductions" / args.name)
 

@@ -446,13 +446,20 @@ def test_paper_values_and_table_join():
     paper = paper_tables.read_paper_values(str(ROOT / "workflow/paper_values/iklr_table2.csv"))
     assert len(paper) == 20 and paper.loc[paper["paper_dataset"] == "madelon", "mu_max"].item() == 27015
     assert set(paper["dataset"]) <= set(load_registry())
-    stats = [{"dataset": "blobs", "m": 2, "n": 400, "n_train": 200, "mu_min": -1.0, "mu_max": 5.0},
-             {"dataset": "monks1", "m": 6, "n": 124, "n_train": 62, "mu_min": -2.0, "mu_max": 93.0}]
-    table = paper_tables.table2_frame(stats, paper)
+    stats = [{"dataset": "blobs", "rep": 1, "m": 2, "n": 400, "n_train": 200, "mu_min": -1.0, "mu_max": 5.0},
+             {"dataset": "monks1", "rep": 2, "m": 6, "n": 124, "n_train": 62, "mu_min": -2.5, "mu_max": 90.0},
+             {"dataset": "monks1", "rep": 1, "m": 6, "n": 124, "n_train": 62, "mu_min": -2.0, "mu_max": 93.0},
+             {"dataset": "blobs", "rep": 2, "m": 2, "n": 400, "n_train": 200, "mu_min": -0.5, "mu_max": 6.0}]
+    table = paper_tables.table2_frame(paper_tables.over_repetitions(stats), paper)
     assert list(table["dataset"]) == ["monks1", "blobs"]
     assert table.loc[0, "mu_max_paper"] == 94.077 and np.isnan(table.loc[1, "mu_max_paper"])
+    # repetition 1's values, and the range over both repetitions
+    assert table.loc[0, ["mu_min", "mu_min_lo", "mu_min_hi", "mu_max_lo", "mu_max_hi"]].tolist() == [-2, -2.5, -2, 90, 93]
+    assert table.loc[1, ["mu_min", "mu_max", "repetitions"]].tolist() == [-1, 5, 2]
     markdown = paper_tables.table2_markdown(table, {"type": "tl1", "tau_factor": 0.7})
-    assert "| monks1 (`monks1`) | 6 (6) | 124 (124) | 62 | -2 (-2.094) | 93 (94.08) |" in markdown
+    assert "| monks1 (`monks1`) | 6 (6) | 124 (124) | 62 | -2 (-2.094) [-2.5, -2] | 93 (94.08) [90, 93] |" in markdown
+    with pytest.raises(KreinbenchError, match="no repetition-1 split of dataset 'monks1'"):
+        paper_tables.over_repetitions(stats[1:2])
 
 
 def test_the_datasets_page_lists_every_registry_dataset():

@@ -63,6 +63,8 @@ def test_a_resumed_run_records_the_wall_time_of_each_part(tmp_path):
     explanations.write_text("[]\n")
     out = tmp_path / "out"
     record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
-               wall_seconds=[3600.0, 125.0], rules=RULES, explanations=explanations)
+               wall_seconds=[3600.0, 125.0], rules=RULES, explanations=explanations,
+               notes=("Table II was made after the run, at the same commit",))
     text = (out / "RUN.md").read_text()
     assert "1 h 2 min 5 s in 2 parts (1 h 0 min 0 s, 0 h 2 min 5 s)" in text and "resumed" in text
+    assert "- note: Table II was made after the run, at the same commit\n" in text

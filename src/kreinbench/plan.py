@@ -364,8 +364,8 @@ def convergence_fits(config: dict) -> list[str]:
 
 
 def iklr_table2_splits(config: dict) -> list[str]:
-    """Inputs of rule ``iklr_table2``: the first repetition's split of every config dataset."""
-    return [split_path(d, 1) for d in config["datasets"]]
+    """Inputs of rule ``iklr_table2``: every repetition's split of every config dataset."""
+    return [split_path(d, r) for d in config["datasets"] for r in range(1, config["repetitions"] + 1)]
 
 
 def tl1_kernel_spec(config: dict) -> dict[str, Any]:

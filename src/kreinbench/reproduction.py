@@ -28,12 +28,14 @@ TABLE_SUFFIXES = (".csv", ".md")
 
 
 def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, command: str,
-               wall_seconds: float | list[float], rules: pd.DataFrame, explanations: str | Path) -> list[Path]:
+               wall_seconds: float | list[float], rules: pd.DataFrame, explanations: str | Path,
+               notes: tuple[str, ...] = ()) -> list[Path]:
     """Write the reproduction record of the run in ``workdir`` to ``out``; returns the files written.
 
     ``wall_seconds`` is the run's wall time, or the list of its parts' when it was stopped and
     resumed with the same command; ``rules`` is the per-rule breakdown of the job time (rule,
-    jobs, job_s, max_s, share).
+    jobs, job_s, max_s, share); ``notes``: what a reader must know about how the run went (e.g.
+    a target made after it at the same commit, a part that shared the machine).
     """
     workdir, out = Path(workdir), Path(out)
     tables = sorted(p for p in (workdir / "results/tables").glob("*") if p.suffix in TABLE_SUFFIXES
@@ -51,7 +53,7 @@ def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, 
     written += _agreement(workdir, out, name, [p for p in tables if p.suffix == ".csv"], explanations)
     run_md = out / "RUN.md"
     write_text_atomic(run_md, run_markdown(name=name, commit=commit, command=command, wall_seconds=wall_seconds,
-                                           rules=rules, environment=out / "environment.tsv"))
+                                           rules=rules, environment=out / "environment.tsv", notes=notes))
     return written + [run_md]
 
 
@@ -81,7 +83,7 @@ def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], expl
 
 
 def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | list[float], rules: pd.DataFrame,
-                 environment: Path) -> str:
+                 environment: Path, notes: tuple[str, ...] = ()) -> str:
     """RUN.md: how the record was made and where its time went (a resumed run: its parts' wall times)."""
     machine = ""
     if environment.exists():
@@ -94,7 +96,8 @@ def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | 
     lines = [f"# {name}: a whole run", "",
              f"- commit: `{commit}`", f"- command: `{command}`",
              f"- wall time: {_duration(sum(parts))}{resumed}, {int(rules['jobs'].sum())} jobs, "
-             f"{rules['job_s'].sum() / 3600:.2f} h of job time", machine.rstrip("\n"), "",
+             f"{rules['job_s'].sum() / 3600:.2f} h of job time", machine.rstrip("\n"),
+             *(f"- note: {note}" for note in notes), "",
              "Job time per rule (the `benchmark:` files of every job):", "",
              rules.to_markdown(index=False, floatfmt=".2f"), "",
              "`tables/` holds what the table rules wrote, `figures/` the figures, `records/` the tidy "
