@@ -28,6 +28,7 @@ include: "workflow/rules/paper_iklr.smk"
 include: "workflow/rules/paper_ying.smk"
 include: "workflow/rules/paper_dank.smk"
 include: "workflow/rules/paper_dank_figures.smk"
+include: "workflow/rules/scale.smk"
 
 
 onstart:

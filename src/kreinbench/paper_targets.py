@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kreinbench import plan, plan_dank, plan_dank_figures, plan_iklr
+from kreinbench import plan, plan_dank, plan_dank_figures, plan_iklr, plan_scale
 
 # The report's group of each paper's targets (config key papers.<paper>).
 PAPER_GROUPS = {
@@ -21,6 +21,7 @@ PAPER_GROUPS = {
     "ying": "Indefinite SVM (Ying et al.)",
     "dank": "DANK (JMLR)",
     "dank_figures": "DANK (JMLR)",
+    "scale": "Beyond the papers: scale",
 }
 
 
@@ -80,6 +81,9 @@ TARGETS = {t.rule: t for t in [
     Target("dank_fig9", "dank_figures", "fig9", "Fig. 9", {"csv": "results/tables/dank_fig9.csv", **_figure("dank_fig9")}),
     Target("dank_table4", "dank_figures", "table4", "Table 4",
            {"runs": "results/records/dank_table4_runs.csv", **_table("dank_table4")}),
+    # Not a paper's: the scale study (kreinbench.plan_scale), asked for and shown the same way.
+    Target("scale", "scale", None, "Scale study (table)", _table("scale")),
+    Target("scale_fig", "scale", None, "Scale study", _figure("scale")),
 ]}
 
 
@@ -118,5 +122,6 @@ def check(config: dict) -> None:
     plan_iklr.check_studies(config)
     plan_dank.check_dank_targets(config)
     plan_dank_figures.check(config)
+    plan_scale.check(config)
     if TARGETS["iklr_table2"].wanted(config):
         plan.tl1_kernel_spec(config)

@@ -26,6 +26,11 @@ of KLR / SpectrumKLR / IKLR-CCICP 0.2–0.56 ns·n³), rounded up:
   and one final fit (n_fit = n).
 - fit_batch (a dataset × repetition's fits one after another): the largest fit's memory, the sum
   of the fits' times.
+- scale_point (one point of the scale study, n from its wildcard): an exact method holds
+  :data:`SCALE_EXACT_COPIES` × 8n² (the kernel and the solver's n × n work arrays) and takes
+  :data:`SCALE_EXACT_NS` ns × n³; Nyström IKLR holds :data:`SCALE_NYSTROM_COPIES` × 8·n·m
+  (K_nm, the features, the solver's products) and takes :data:`SCALE_NYSTROM_NS` ns × n·m²
+  per outer step, :data:`SCALE_NYSTROM_STEPS` of them; both score the test rows in blocks.
 
 A runtime request is :data:`RUNTIME_SAFETY` × the modelled time (slower or shared cluster
 cores; no speed-up from threads is assumed), at least :data:`RUNTIME_FLOOR_MIN` minutes.
@@ -52,6 +57,7 @@ from typing import Callable
 import h5py
 
 from kreinbench.plan import batch_methods, kernel_instances, split_path
+from kreinbench.plan_scale import parse_variant
 
 MB = 2**20
 BASE_MB = 512
@@ -66,6 +72,11 @@ RUNTIME_SAFETY = 4.0
 RUNTIME_FLOOR_MIN = 10
 N_PER_THREAD = 2500
 MAX_THREADS = 8
+SCALE_EXACT_COPIES = 4
+SCALE_EXACT_NS = 0.6
+SCALE_NYSTROM_COPIES = 6
+SCALE_NYSTROM_NS = 1.0
+SCALE_NYSTROM_STEPS = 50
 
 
 @dataclass(frozen=True)
@@ -123,6 +134,15 @@ def fit_cost(size: Size, *, instances: int, candidates: int, folds: int) -> Cost
     return Cost(memory=memory, seconds=FIT_NS * 1e-9 * n**3 * fits)
 
 
+def scale_point_cost(size: Size, n: int, m: int | None) -> Cost:
+    """One point of the scale study: ``n`` training rows, exact (``m`` None) or Nyström with ``m`` landmarks."""
+    test_blocks = float(KERNEL_BLOCK_BYTES)
+    if m is None:
+        return Cost(memory=8.0 * SCALE_EXACT_COPIES * n * n + test_blocks, seconds=SCALE_EXACT_NS * 1e-9 * n**3)
+    return Cost(memory=8.0 * SCALE_NYSTROM_COPIES * n * m + 8.0 * m * m + test_blocks,
+                seconds=SCALE_NYSTROM_STEPS * SCALE_NYSTROM_NS * 1e-9 * n * m * m)
+
+
 def parse_cost(n_bytes: int) -> Cost:
     return Cost(memory=float(PARSE_COPIES * n_bytes), seconds=0.0)
 
@@ -160,15 +180,19 @@ class JobResources:
     to the working directory, where Snakemake evaluates them.
     """
 
-    RULES = ("fetch", "split", "kernel", "spectrum", "fit", "fit_batch", "table", "figure")
-    BLAS_RULES = ("spectrum", "fit", "fit_batch")
+    RULES = ("fetch", "split", "kernel", "spectrum", "fit", "fit_batch", "scale_point", "table", "figure")
+    BLAS_RULES = ("spectrum", "fit", "fit_batch", "scale_point")
 
     def __init__(self, config: dict):
         self.config = config
 
     @staticmethod
     def size(wildcards) -> Size | None:
-        """The size of the job's dataset × repetition, from its split file."""
+        """The size of the job's dataset × repetition, from its split file (a scale point: the
+        first repetition's, with n_train of its wildcard)."""
+        if hasattr(wildcards, "n_train"):
+            size = split_size(split_path(wildcards.dataset, 1))
+            return None if size is None else Size(int(wildcards.n_train), size.n_test, size.n_features)
         return split_size(split_path(wildcards.dataset, int(wildcards.rep)))
 
     def cost(self, rule: str, wildcards, input, instances: int = 1) -> Cost | None:
@@ -179,9 +203,11 @@ class JobResources:
         if rule == "split":
             n_bytes = raw_bytes(input.manifest)
             return None if n_bytes is None else parse_cost(n_bytes)
-        size = self.size(wildcards) if rule in ("kernel", "spectrum", "fit", "fit_batch") else None
+        size = self.size(wildcards) if rule in ("kernel", "spectrum", "fit", "fit_batch", "scale_point") else None
         if size is None:
             return None
+        if rule == "scale_point":
+            return scale_point_cost(size, size.n_train, parse_variant(wildcards.variant)[1])
         if rule == "kernel":
             return kernel_cost(size, instances)
         if rule == "spectrum":
