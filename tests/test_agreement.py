@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench.agreement import judged, markdown, summary, table_cells
+from kreinbench.agreement import CELL_COLUMNS, judged, markdown, summary, table_cells
 from kreinbench.errors import KreinbenchError
 from kreinbench.stages.agreement import agreement
 
@@ -73,6 +73,22 @@ def test_verdicts_follow_the_criteria_and_the_first_matching_explanation():
     text = markdown(judged(cells, []), "Agreement")
     assert "| **all** | 6 | 4 | 67% | 2 |" in text
     assert [line.split(" | ")[1] for line in text.splitlines() if line.endswith(" | unexplained |")][1:] == ["c", "b"]
+
+
+def test_an_eigenvalue_the_repetitions_range_holds_is_explained_by_it():
+    """Table II gives μ over every repetition's random training half: a paper value inside that
+    range is one more draw (explained, with the range); outside it stays unexplained."""
+    table = pd.DataFrame({"paper_dataset": ["monks1", "sonar"], "mu_min": [-1.83, 2.0], "mu_min_paper": [-2.09, 1.45],
+                          "mu_min_lo": [-2.5, 1.55], "mu_min_hi": [-1.4, 2.0], "mu_max": [92.9, 2855.0],
+                          "mu_max_paper": [94.1, 3025.0], "mu_max_lo": [91.7, 2849.0], "mu_max_hi": [97.1, 2965.0]})
+    out = judged(table_cells("iklr_table2", table), [])
+    assert list(out.columns) == CELL_COLUMNS
+    assert out["agrees"].tolist() == [False, True, False, False]
+    assert out["why"].iloc[0].startswith("the paper's value lies within ours over the repetitions' random training "
+                                         "halves [-2.5, -1.4]")
+    assert out["why"].iloc[2:].tolist() == ["", ""]
+    # an explanations entry comes first
+    assert judged(table_cells("iklr_table2", table), [{"table": "*", "why": "x"}])["why"].iloc[0] == "x"
 
 
 def test_stage_writes_the_record_and_names_a_bad_explanations_file(tmp_path):

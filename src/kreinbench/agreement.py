@@ -10,8 +10,10 @@ ours ± std, the paper's ± std, Δ = ours − the paper's, and a verdict:
   and scales differ from ours.
 
 A disagreeing cell is explained by the first entry of the explanations file (a YAML list of
-``{table, dataset, column, why}``, shell patterns allowed) that matches it, else marked
-unexplained.
+``{table, dataset, column, why}``, shell patterns allowed) that matches it; else, for an eigenvalue
+whose table gives its range over the repetitions (``mu_min_lo``, ``mu_min_hi``: each repetition's
+own random training half), by that range when it holds the paper's value (the paper's half is one
+more random draw); else it is marked unexplained.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ VALUE_COLUMNS = [("mean", "std", "paper_mean", "paper_std"), ("accuracy", "accur
 EIGENVALUE_COLUMNS = {"mu_min": "μ_min", "mu_max": "μ_max"}
 CELL_COLUMNS = ["table", "dataset", "column", "quantity", "ours", "ours_std", "paper", "paper_std", "diff",
                 "criterion", "agrees", "why"]
+# An eigenvalue's range over the repetitions, where its table has one (not part of the record).
+RANGE_COLUMNS = ["range_lo", "range_hi"]
 
 
 def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None = None) -> pd.DataFrame:
@@ -59,8 +63,9 @@ def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None
             paper = f"{eigen}_paper"
             if eigen in row and paper in row and pd.notna(row[paper]):
                 rows.append({"table": name, "dataset": dataset, "column": label, "quantity": "eigenvalue",
-                             "ours": row[eigen], "ours_std": math.nan, "paper": row[paper], "paper_std": math.nan})
-    cells = pd.DataFrame(rows, columns=CELL_COLUMNS[:8])
+                             "ours": row[eigen], "ours_std": math.nan, "paper": row[paper], "paper_std": math.nan,
+                             **{f"range_{end}": row.get(f"{eigen}_{end}", math.nan) for end in ("lo", "hi")}})
+    cells = pd.DataFrame(rows, columns=CELL_COLUMNS[:8] + RANGE_COLUMNS)
     # a kernel's eigenvalues repeat on every method's row of its dataset
     return cells.drop_duplicates(subset=["table", "dataset", "column", "quantity"], ignore_index=True)
 
@@ -83,7 +88,7 @@ def judged(cells: pd.DataFrame, explanations: list[dict]) -> pd.DataFrame:
         criterion, agrees = _verdict(cell)
         criteria.append(criterion)
         verdicts.append(agrees)
-        reasons.append(_explanation(cell, explanations) if agrees is False else "")
+        reasons.append(_explanation(cell, explanations) or _within_range(cell) if agrees is False else "")
     return out.assign(criterion=criteria, agrees=verdicts, why=reasons)[CELL_COLUMNS]
 
 
@@ -105,6 +110,14 @@ def _explanation(cell, explanations: list[dict]) -> str:
         if all(fnmatch.fnmatchcase(str(cell[key]), str(entry.get(key, "*"))) for key in ("table", "dataset", "column")):
             return str(entry["why"])
     return ""
+
+
+def _within_range(cell) -> str:
+    low, high = cell.get("range_lo", math.nan), cell.get("range_hi", math.nan)
+    if pd.isna(low) or pd.isna(high) or not low <= cell["paper"] <= high:
+        return ""
+    return (f"the paper's value lies within ours over the repetitions' random training halves [{low:.4g}, "
+            f"{high:.4g}]: repetition 1's half is one draw, the paper's another")
 
 
 def summary(cells: pd.DataFrame) -> pd.DataFrame:
