@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import pandas as pd
 
@@ -43,7 +44,7 @@ def point(*, split: str, dataset: str, variant: str, n_train: int, kernel: dict,
 
 def scale_frame(points: list[str]) -> pd.DataFrame:
     """Every point's row, by dataset, method, m and n_train."""
-    rows = [json.loads(open(path).read()) for path in points]
+    rows = [json.loads(Path(path).read_text()) for path in points]
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["m"] = frame["m"].astype("Int64")
     return frame.sort_values(["dataset", "method", "m", "n_train"], na_position="first", ignore_index=True)
