@@ -298,7 +298,7 @@ CONFIG_CASES = {
                             "config figures.convergence.methods: unknown method 'klrr'"),
     "unknown-figure-dataset": (lambda c: c["figures"]["convergence"].update(dataset="sonar"),
                                "config figures.convergence.dataset 'sonar' is not in datasets"),
-    "empty-methods": (lambda c: c.update(methods={}), r"(?s)\{\} should be non-empty.*methods"),
+    "empty-methods": (lambda c: c.update(methods={}), "config methods: no method to fit"),
     "empty-datasets": (lambda c: c.update(datasets=[]), r"(?s)\[\] should be non-empty.*datasets"),
     "unknown-estimator-param": (lambda c: c["methods"]["klr"].update(params={"lamda": 1.0}),
                                 "config methods.klr.params: .*'lamda'"),

@@ -132,6 +132,9 @@ def check_config(config: dict) -> None:
         for name in config.get(key, []):
             if name not in config["datasets"]:
                 raise KreinbenchError(f"config {key}.{name}: {name!r} is not in datasets")
+    if not config["methods"] and "scale" not in config.get("papers", {}):
+        raise KreinbenchError("config methods: no method to fit; only a config of the scale study (papers.scale) "
+                              "may have none")
     for name, spec in config["methods"].items():
         if spec["kernel"] not in config["kernels"]:
             raise KreinbenchError(
