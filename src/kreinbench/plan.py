@@ -495,8 +495,7 @@ def paper_names(config: dict, paper: str) -> dict[str, dict[str, str]]:
 
 
 def check_papers(config: dict) -> None:
-    # papers.scale is a study, not a paper: it names no rows or columns (kreinbench.plan_scale).
-    for paper in (p for p in config.get("papers", {}) if p != "scale"):
+    for paper in config.get("papers", {}):
         names = paper_names(config, paper)
         for kind, mapping in names.items():
             seen: dict[str, str] = {}
