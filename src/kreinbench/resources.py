@@ -134,8 +134,9 @@ def fit_cost(size: Size, *, instances: int, candidates: int, folds: int) -> Cost
     return Cost(memory=memory, seconds=FIT_NS * 1e-9 * n**3 * fits)
 
 
-def scale_point_cost(size: Size, n: int, m: int | None) -> Cost:
-    """One point of the scale study: ``n`` training rows, exact (``m`` None) or Nyström with ``m`` landmarks."""
+def scale_point_cost(size: Size, m: int | None) -> Cost:
+    """One point of the scale study on ``size.n_train`` rows: exact (``m`` None) or Nyström with ``m`` landmarks."""
+    n = size.n_train
     test_blocks = float(KERNEL_BLOCK_BYTES)
     if m is None:
         return Cost(memory=8.0 * SCALE_EXACT_COPIES * n * n + test_blocks, seconds=SCALE_EXACT_NS * 1e-9 * n**3)
@@ -207,7 +208,7 @@ class JobResources:
         if size is None:
             return None
         if rule == "scale_point":
-            return scale_point_cost(size, size.n_train, parse_variant(wildcards.variant)[1])
+            return scale_point_cost(size, parse_variant(wildcards.variant)[1])
         if rule == "kernel":
             return kernel_cost(size, instances)
         if rule == "spectrum":
