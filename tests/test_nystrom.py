@@ -5,7 +5,7 @@ import pytest
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_function, resolve_params
-from kreinbench.nystrom import KreinNystrom
+from kreinbench.nystrom import KreinNystrom, truncation_errors
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +31,44 @@ def test_all_points_as_landmarks_give_the_kernel_and_its_inertia(monk2):
     positive, negative = inertia(K, 1e-12 * np.abs(K).max())
     assert negative > 0  # the test is about an indefinite kernel
     assert ((nys.signature_ > 0).sum(), (nys.signature_ < 0).sum()) == (positive, negative)
+
+
+def test_every_rank_is_kept_when_every_row_is_a_landmark(monk2):
+    """rcond="auto" with m = n has no held-out row: all eigenvalues above round-off, Φ S Φᵀ = K."""
+    X, params, K = monk2
+    nys = KreinNystrom(params, n_components=X.shape[0], random_state=0).fit(X)
+    assert nys.heldout_error_ is None
+    assert np.abs(nys.approximate_kernel(X) - K).max() <= 1e-8 * np.abs(K).max()
+
+
+def test_truncation_errors_are_each_truncations_error(monk2):
+    """The cumulative-sum errors equal the errors of the r approximations made one by one."""
+    _, _, K = monk2
+    rows = np.arange(30, 90)  # held out from the landmarks X[:30]
+    lam, U = np.linalg.eigh(K[:30, :30])
+    order = np.argsort(-np.abs(lam))
+    lam, U = lam[order], U[:, order]
+    A, C = K[np.ix_(rows, rows)], K[np.ix_(rows, range(30))] @ U
+    brute = [np.linalg.norm(A - (C[:, :r] / lam[:r]) @ C[:, :r].T) / np.linalg.norm(A) for r in range(1, 31)]
+    np.testing.assert_allclose(truncation_errors(A, C, lam), brute, rtol=1e-7, atol=1e-9)
+
+
+def test_auto_truncation_avoids_the_indefinite_blow_up(monk2):
+    """MONK-2's TL1 kernel, median of three uniform draws: keeping every eigenvalue of an indefinite
+    W blows the approximation up at 40 and 80 landmarks (relative error > 1, measured 4.0 and 2.9),
+    the fixed cut 1e-3·max|λ| does not; the measured truncation does better than both."""
+    X, params, K = monk2
+
+    def median_error(m, rcond):
+        return np.median([np.linalg.norm(KreinNystrom(params, n_components=m, random_state=seed, rcond=rcond)
+                                         .fit(X).approximate_kernel(X) - K) / np.linalg.norm(K)
+                          for seed in range(3)])
+
+    for m in (20, 40, 80):
+        auto, fixed, everything = (median_error(m, rcond) for rcond in ("auto", 1e-3, 1e-10))
+        assert auto < fixed < everything
+        if m > 20:
+            assert everything > 1.0
 
 
 @pytest.mark.parametrize("landmarks", ["uniform", "kmeans"])
@@ -68,7 +106,8 @@ def test_cross_kernel_blocks_and_seeds(monk2, monkeypatch):
     ({"n_components": 0}, "n_components=0 must be an integer in"),
     ({"n_components": 10**6}, "n_components=1000000 must be an integer in"),
     ({"n_components": 20, "landmarks": "random"}, "landmarks='random' must be one of"),
-    ({"n_components": 20, "rcond": -1.0}, "rcond=-1.0 must be >= 0"),
+    ({"n_components": 20, "rcond": -1.0}, "rcond=-1.0 must be .auto. or a number >= 0"),
+    ({"n_components": 20, "rcond": "best"}, "rcond=.best. must be .auto. or a number >= 0"),
 ])
 def test_bad_parameters_are_named(monk2, params, message):
     X, kernel, _ = monk2

@@ -219,7 +219,7 @@ class NystromIKLR(_FeatureEstimator):
     classes_ : ndarray of shape (2,)
     """
 
-    def __init__(self, *, kernel, n_components=500, landmarks="uniform", rcond=1e-3, random_state=None, lam=1.0,
+    def __init__(self, *, kernel, n_components=500, landmarks="uniform", rcond="auto", random_state=None, lam=1.0,
                  tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
         self.kernel = kernel
         self.n_components = n_components
