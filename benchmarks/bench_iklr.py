@@ -25,7 +25,7 @@ Rows (``method``):
   ``max_rel_diff_alpha`` between its α and the fast path's;
 - ``eigh``, ``cholesky``, ``lanczos-mu-max``: the spectral building blocks alone;
 - ``matvec-f64`` / ``matvec-f32``: one kernel product (median of 50), to weigh float32 storage;
-- ``cv-shared`` / ``cv-plain``: 5-fold CV over 5 λ by :func:`kreinbench.methods.iklr.estimator.cross_validate_lambda`
+- ``cv-shared`` / ``cv-plain``: 5-fold CV over 5 λ by :func:`cross_validate_lambda`
   (one spectral step shared by all folds and λ) and by :func:`kreinbench.selection.cross_validate`
   (every fold fit on its own); ``ratio_to_single`` divides by ``iklr-eigen``; ``cv_*_s`` split the
   last ``cv-shared`` run into its parts.
@@ -60,8 +60,7 @@ from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.kernels import tl1
 from kreinbench.methods import IKLR, ConvergenceWarning
-from kreinbench.methods.iklr.estimator import cross_validate_lambda
-from kreinbench.selection import cross_validate
+from kreinbench.selection import cross_validate, stratified_folds
 from kreinbench.spectrum import Spectrum, _mu_max
 from sampling import scaled_half_split
 
@@ -69,6 +68,23 @@ CV_LAMS = [1e-3, 1e-2, 1e-1, 1.0, 10.0]
 CV_FOLDS = 5
 EIGH_REPEATS_ABOVE = 2000  # eigh is timed once beyond this n
 SMALL = 1000  # sizes up to this get 2 * repeats + 1 runs
+
+
+def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **params) -> dict:
+    """Stratified k-fold CV of IKLR over a λ grid on slices of the cached kernel ``K``, by
+    :meth:`IKLR.lambda_path_scores` on the folds of :func:`kreinbench.selection.cross_validate`
+    (the pipeline's CV path), with the wall time of its parts.
+
+    Returns ``{"lams", "fold_scores" (n_lams × n_folds accuracies), "cv_accuracy", "best_lam",
+    "classes", "seconds"}``, the last the wall time of each part: ``certificate`` (the Cholesky of
+    K), ``slices``, ``spectral`` (the folds' spectral steps), ``fits`` and ``scoring``.
+    """
+    seconds = {}
+    scores = IKLR(**params).lambda_path_scores(K, y, stratified_folds(np.asarray(y), n_folds, seed), lams,
+                                               seconds=seconds)
+    mean = scores.mean(axis=1)
+    return {"lams": list(lams), "fold_scores": scores, "cv_accuracy": mean, "best_lam": lams[int(np.argmax(mean))],
+            "classes": np.unique(y), "seconds": seconds}
 
 
 def dataset_sample(dataset: str, n: int, seed: int, mirror: str | None = None):

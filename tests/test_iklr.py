@@ -13,7 +13,7 @@ from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, Sp
 from kreinbench.methods.iklr import inner as iklr_inner
 from kreinbench.methods.iklr import lockstep as iklr_lockstep
 from kreinbench.methods.iklr import estimator as iklr
-from kreinbench.methods.iklr.estimator import _fit_lockstep, _LockstepFits, cross_validate_lambda
+from kreinbench.methods.iklr.estimator import _fit_lockstep, _LockstepFits
 from kreinbench.methods.solvers.logistic import LogisticKernelLoss
 from kreinbench.methods.multiclass import OneVsRest
 from kreinbench.selection import cross_validate, stratified_folds
@@ -401,11 +401,11 @@ def test_lambda_cv_with_shared_spectral_step_reproduces_plain_cv(tl1_monk2, rbf_
     lams = [0.01, 0.1, 1.0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
-        fast = cross_validate_lambda(K, y, lams, n_folds=3, seed=5, split=split, solver=solver, random_state=4)
-    plain = cross_validate(lambda params: IKLR(split=split, solver=solver, random_state=4, **params), {"k": K}, y,
-                           {"lam": lams}, n_folds=3, seed=5, paths=False)
-    np.testing.assert_array_equal(fast["cv_accuracy"], [row["cv_accuracy"] for row in plain.scores])
-    assert fast["best_lam"] == plain.best_params["lam"]
+        runs = {paths: cross_validate(lambda params: IKLR(split=split, solver=solver, random_state=4, **params),
+                                      {"k": K}, y, {"lam": lams}, n_folds=3, seed=5, paths=paths)
+                for paths in (True, False)}
+    np.testing.assert_array_equal(*([row["cv_accuracy"] for row in runs[paths].scores] for paths in (True, False)))
+    assert runs[True].best_params == runs[False].best_params
 
 
 @pytest.mark.parametrize("kernel,init", [("tl1", "zeros"), ("tl1", "ones"), ("one_negative", "zeros"), ("psd", "uniform")])
@@ -477,10 +477,10 @@ def test_folds_whose_eigenvectors_outgrow_half_the_kernel_run_in_several_lock_st
     lams = [0.01, 1.0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
-        fast = cross_validate_lambda(K, y, lams, n_folds=5, seed=2)
+        fast = cross_validate(lambda params: IKLR(**params), {"k": K}, y, {"lam": lams}, n_folds=5, seed=2)
     plain = cross_validate(lambda params: IKLR(**params), {"k": K}, y, {"lam": lams}, n_folds=5, seed=2, paths=False)
     assert sum(groups) == 5 and len(groups) > 1
-    np.testing.assert_array_equal(fast["cv_accuracy"], [row["cv_accuracy"] for row in plain.scores])
+    np.testing.assert_array_equal(*([row["cv_accuracy"] for row in run.scores] for run in (fast, plain)))
 
 
 def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):

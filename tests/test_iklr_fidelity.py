@@ -11,7 +11,7 @@ import pytest
 
 from kreinbench.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR, ConvergenceWarning
-from kreinbench.methods.iklr.estimator import cross_validate_lambda
+from kreinbench.selection import cross_validate
 
 # TNNLS §V-A's λ grid (workflow/configs/paper-iklr.yaml).
 GRID = [1e-4, 1e-3, 0.01, 0.1, 1, 5, 10]
@@ -59,6 +59,7 @@ def test_ccicp_gd_reproduces_table3_cells(load_split, name, paper_mean, paper_st
         K, K_test = tl1(split)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            lam = cross_validate_lambda(K, split.y_train, GRID, n_folds=5, seed=rep)["best_lam"]
+            lam = cross_validate(lambda params: IKLR(**params), {"tl1": K}, split.y_train, {"lam": GRID}, n_folds=5,
+                                 seed=rep).best_params["lam"]
             accuracy.append(IKLR(lam=lam).fit(K, split.y_train).score(K_test, split.y_test))
     assert abs(np.mean(accuracy) - paper_mean) <= 2 * paper_std, accuracy

@@ -16,7 +16,7 @@ import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic
 from kreinbench.plan_iklr import MM17_FIG1_COLOURS
-from kreinbench.stages.paper_tables import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
+from kreinbench.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
 # kreinbench.render selects the Agg backend before pyplot is imported.
 from kreinbench.render import save_figure

@@ -23,6 +23,7 @@ from kreinbench.kernels import kernel_function, resolve_params
 from kreinbench.render import to_markdown
 from kreinbench.spectrum import extreme_eigenvalues
 from kreinbench.statistics import ALPHA, paired_tests
+from kreinbench.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
 log = logging.getLogger(__name__)
 
@@ -217,43 +218,6 @@ def iklr_mm17_table2(*, runs: str, paper: str, names: dict, datasets: list[str],
 
 # Tables VI and VII: a few methods on a few datasets, one row per dataset x method x metric.
 
-STUDY_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "metric", "reps", "mean", "std",
-                 "paper_mean", "paper_std", "diff"]
-# How each metric of the run records is named in a table.
-METRIC_NAMES = {"accuracy": "accuracy", "train_time": "training time (s)", "test_time": "test time (s)",
-                "objective": "final objective", "matvecs": "kernel products"}
-
-
-def with_final_objectives(runs: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
-    """``runs`` with column ``objective``: its value at each run's last outer iteration."""
-    last = history.sort_values("iteration").groupby(["dataset", "method", "rep"], sort=False).tail(1)
-    return runs.merge(last[["dataset", "method", "rep", "objective"]], on=["dataset", "method", "rep"], how="left")
-
-
-def study_frame(runs: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str], methods: pd.DataFrame,
-                metrics: list[str]) -> pd.DataFrame:
-    """Per dataset x method x metric of a study: repetitions, our mean and std, the paper's mean
-    and std and ``diff`` = our mean − the paper's (empty where the paper has no such cell).
-
-    ``datasets`` maps ours to the paper's names; ``methods`` has one row per method with the
-    columns that, with ``paper_dataset`` and ``metric``, key ``paper`` (``paper_method``, and
-    ``init`` for Table VI). Rows follow the order of ``datasets``, ``methods`` and ``metrics``.
-    """
-    runs = runs[runs["dataset"].isin(datasets) & runs["method"].isin(methods["method"])]
-    long = runs.melt(id_vars=["dataset", "method", "label", "rep"], value_vars=metrics, var_name="metric")
-    stats = (long.groupby(["dataset", "method", "label", "metric"])["value"]
-             .agg(reps="count", mean="mean", std="std").reset_index())
-    stats["paper_dataset"] = stats["dataset"].map(datasets)
-    stats = stats.merge(methods, on="method")
-    keys = [c for c in paper.columns if c not in ("mean", "std")]
-    table = stats.merge(paper.rename(columns={"mean": "paper_mean", "std": "paper_std"}), on=keys, how="left")
-    table["diff"] = table["mean"] - table["paper_mean"]
-    order = {"dataset": list(datasets), "method": list(methods["method"]), "metric": metrics}
-    table = table.sort_values(list(order), key=lambda col: col.map({v: i for i, v in enumerate(order[col.name])}))
-    extra = [c for c in methods.columns if c not in STUDY_COLUMNS]
-    return table[STUDY_COLUMNS[:5] + extra + STUDY_COLUMNS[5:]].reset_index(drop=True)
-
-
 # Decimals of the metrics printed as the papers print them; others get 4 significant digits.
 DECIMALS = {"accuracy": 3, "accuracy_percent": 1}
 
@@ -405,10 +369,6 @@ def iklr_table5(*, runs: str, paper: str, datasets: dict[str, str], methods: dic
     values = pd.read_csv(paper, comment="#", keep_default_na=False, na_values={"std": [""]})
     table = table5_frame(pd.read_csv(runs), values, dict(datasets), dict(methods), spectrum_method)
     _write_study(csv, md, table, table5_markdown(table, values, spectrum_method))
-
-
-# Table VI: α⁽⁰⁾ per row, as the paper prints it.
-INIT_NAMES = {"zeros": "α⁽⁰⁾ = 0", "ones": "α⁽⁰⁾ = 1", "minus_ones": "α⁽⁰⁾ = −1", "uniform": "α⁽⁰⁾ᵢ ~ U(0, 1)"}
 
 
 def table6_frame(runs: pd.DataFrame, history: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str],

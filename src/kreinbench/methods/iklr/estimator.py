@@ -51,7 +51,6 @@ from kreinbench.methods.base import (
 )
 from kreinbench.methods.solvers.logistic import KernelLogisticMixin, LogisticKernelLoss
 from kreinbench.methods.iklr.inner import Point, Subproblem
-from kreinbench.selection import stratified_folds
 from kreinbench.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
 
 log = logging.getLogger(__name__)
@@ -548,22 +547,6 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
                 table[i, j] = est.score(K_va, y[va])
     lap("scoring")
     return scores
-
-
-def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **params) -> dict:
-    """Stratified k-fold CV of IKLR over a λ grid on slices of the cached kernel ``K``, by
-    :meth:`IKLR.lambda_path_scores` on the folds of :func:`kreinbench.selection.cross_validate`.
-
-    Returns ``{"lams", "fold_scores" (n_lams × n_folds accuracies), "cv_accuracy", "best_lam",
-    "classes", "seconds"}``, the last the wall time of each part: ``certificate`` (the Cholesky of
-    K), ``slices``, ``spectral`` (the folds' spectral steps), ``fits`` and ``scoring``.
-    """
-    seconds = {}
-    scores = IKLR(**params).lambda_path_scores(K, y, stratified_folds(np.asarray(y), n_folds, seed), lams,
-                                               seconds=seconds)
-    mean = scores.mean(axis=1)
-    return {"lams": list(lams), "fold_scores": scores, "cv_accuracy": mean, "best_lam": lams[int(np.argmax(mean))],
-            "classes": np.unique(y), "seconds": seconds}
 
 
 class _LockstepFits(NamedTuple):
