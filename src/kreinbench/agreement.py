@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import fnmatch
 import math
+from pathlib import Path
 
 import pandas as pd
+import yaml
+
+from kreinbench.errors import KreinbenchError
 
 ACCURACY_SLACK = 0.03
 EIGENVALUE_SLACK = 0.05
@@ -76,6 +80,18 @@ def _quantity(table: str, metric) -> str:
     if table in MSE_TABLES:
         return "relative_mse"
     return "accuracy_percent" if table in PERCENT_TABLES else "accuracy"
+
+
+def judged_tables(tables: list[str], explanations: str, stand_ins: dict[str, str] | None = None) -> pd.DataFrame:
+    """Every cell with a paper value of the paper tables ``tables`` (CSV, named by their file)
+    judged, explained by the entries of the YAML file ``explanations``; rows of offline stand-ins
+    (``stand_ins``, kreinbench.plan.stand_ins) are named as such."""
+    entries = yaml.safe_load(Path(explanations).read_text()) or []
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and "why" in e for e in entries):
+        raise KreinbenchError(f"{explanations}: expected a list of {{table, dataset, column, why}} entries")
+    frames = [table_cells(Path(path).stem, pd.read_csv(path), stand_ins) for path in tables]
+    frames = [frame for frame in frames if not frame.empty] or [table_cells("", pd.DataFrame())]
+    return judged(pd.concat(frames, ignore_index=True), entries)
 
 
 def judged(cells: pd.DataFrame, explanations: list[dict]) -> pd.DataFrame:

@@ -4,7 +4,7 @@
 tables as CSV and Markdown, the figures as PNG), the tidy records every table is computed from
 (``results/records/runs.csv``, gzipped with ``history.csv``), the environment, and the agreement
 record (the run's own ``results/tables/agreement.*``, or computed here from its tables by
-:mod:`kreinbench.stages.agreement` when the run predates that rule), and writes ``RUN.md``: the
+:mod:`kreinbench.agreement` when the run predates that rule), and writes ``RUN.md``: the
 project commit, the exact command, the wall time, the machine and where the job time went.
 """
 
@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from kreinbench.atomic import atomic_path, write_text_atomic
+from kreinbench.agreement import judged_tables, markdown
+from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic
 from kreinbench.errors import KreinbenchError
 
 # Tables and figures a reproduction keeps (the HTML renderings are made from the Markdown).
@@ -75,10 +76,9 @@ def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], expl
     ran = workdir / "results/tables"
     if (ran / "agreement.csv").exists() and (ran / "agreement.md").exists():
         return [_copy(ran / "agreement.csv", out / "agreement.csv"), _copy(ran / "agreement.md", out / "agreement.md")]
-    from kreinbench.stages.agreement import agreement  # noqa: PLC0415 (only runs before the rule need it)
-
-    agreement(tables=[str(p) for p in table_csvs], explanations=str(explanations), csv=str(out / "agreement.csv"),
-              md=str(out / "agreement.md"), title=f"Agreement of {name}'s tables with the papers")
+    cells = judged_tables([str(p) for p in table_csvs], str(explanations))
+    write_csv_atomic(out / "agreement.csv", cells)
+    write_text_atomic(out / "agreement.md", markdown(cells, f"Agreement of {name}'s tables with the papers"))
     return [out / "agreement.csv", out / "agreement.md"]
 
 
