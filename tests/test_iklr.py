@@ -91,6 +91,29 @@ def test_shift_and_eigen_splits_reach_equally_stationary_points(rbf_heart):
     assert objective(fits["shift"], K, y) == pytest.approx(objective(fits["eigen"], K, y), rel=1e-4)
 
 
+@pytest.mark.parametrize("lam", [1e-4, 0.01, 0.1, 1.0, 10.0])
+def test_mm17_defaults_to_the_shift_split_which_ends_where_the_eigen_split_ends(tl1_monk2, lam):
+    """MM'17's CCICP by default takes the shift split (no eigenvectors) and ends where the paper's
+    eigen split ends on a paper's indefinite TL1 kernel: the same objective, α and test predictions."""
+    K, K_test, y, _ = tl1_monk2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # t_max = 15 outer steps, as the paper
+        shift = IKLR(lam=lam, solver="ccicp-gd-mm17").fit(K, y)
+        eigen = IKLR(lam=lam, solver="ccicp-gd-mm17", split="eigen").fit(K, y)
+    assert shift.spectral_path_ == "lanczos" and eigen.spectral_path_ == "negative"
+    assert objective(shift, K, y) == pytest.approx(objective(eigen, K, y), rel=1e-5)
+    assert np.linalg.norm(shift.alpha_ - eigen.alpha_) <= 1e-3 * np.linalg.norm(eigen.alpha_)
+    assert np.array_equal(shift.predict(K_test), eigen.predict(K_test))
+
+
+@pytest.mark.parametrize("solver,split", [("ccicp-gd", "eigen"), ("ccicp-gd-mm17", "shift"), ("ccicp-sgd", "eigen"),
+                                          ("ccicp-sgd-i", "eigen"), ("cccp-gd", "eigen"), ("cccp-lbfgs", "eigen")])
+def test_each_solver_has_its_default_split_and_spectrum(solver, split):
+    assert IKLR(solver=solver)._validated()["split"] == split
+    assert IKLR.needs_spectrum({"solver": solver}) == {"shift": "lambda_min", "eigen": "negative"}[split]
+    assert IKLR.needs_spectrum({"solver": solver, "split": "eigen"}) == "negative"
+
+
 @pytest.mark.parametrize("split", ["eigen", "shift"])
 def test_theorem1_bound_matches_the_papers_matrices(tl1_monk2, split):
     K, _, y, _ = tl1_monk2

@@ -71,15 +71,25 @@ class SpectralData(NamedTuple):
 SOLVERS = {
     # TNNLS Algorithm 1 with GD; CCICP-SGD with ε = 1e-4 (TNNLS §V-A), SGD-I with ε = 1 (Table VII).
     # ε and η of these three are on the summed objective n·F_k (see the IKLR docstring).
-    "ccicp-gd": {"inner": "gd-printed", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8},
-    "ccicp-sgd": {"inner": "sgd", "eps": 1e-4, "max_outer": 20, "eta": 0.02, "rho": 0.8},
-    "ccicp-sgd-i": {"inner": "sgd", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8},
+    "ccicp-gd": {"inner": "gd-printed", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
+    "ccicp-sgd": {"inner": "sgd", "eps": 1e-4, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
+    "ccicp-sgd-i": {"inner": "sgd", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
     # MM'17 Algorithm 1: inner ‖∇F‖ ≤ ε‖α‖, t_max = 15, η = 0.2, decay 0.5, outer stop on relative change.
-    "ccicp-gd-mm17": {"inner": "gd-mm17", "eps": None, "max_outer": 15, "eta": 0.2, "rho": 0.5},
+    "ccicp-gd-mm17": {"inner": "gd-mm17", "eps": None, "max_outer": 15, "eta": 0.2, "rho": 0.5, "split": "shift"},
     # Exact CCCP: every subproblem solved to ‖∇F_k‖ ≤ ε‖∇f(α⁰, b⁰)‖, until ‖∇f‖ ≤ ε‖∇f(α⁰, b⁰)‖.
-    "cccp-gd": {"inner": "gd-exact", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None},
-    "cccp-lbfgs": {"inner": "lbfgs", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None},
+    "cccp-gd": {"inner": "gd-exact", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None, "split": "eigen"},
+    "cccp-lbfgs": {"inner": "lbfgs", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None, "split": "eigen"},
 }
+# Each solver's default split (``split=None``): the fastest that ends where the paper's eigen split
+# ends, measured on the TL1 kernels of MONK-2 (n = 216) and svmguide1 (n = 2000) at λ = 1e-4 … 10
+# (docs/solver-fidelity.md).  MM'17's Armijo GD ends at the same point with either split (f within
+# 3e-6 relative, the same test predictions) and the shift split skips the LAPACK call for the
+# negative eigenpairs (a single svmguide1 fit 6x faster).  TNNLS's printed steps do not: on MONK-2
+# at λ = 0.01 and 0.1 the shift split's iterates ran off (f = −80 and −21 against −10.5 and 0.31,
+# test accuracy 0.65 and 0.62 against 0.81 and 0.88); SGD's path follows any perturbation (14 %
+# apart in f on svmguide1); and exact CCCP needs the eigen split: with K₋ = τI, τ = −μ_min, K₊ is
+# singular along the most negative eigenvector and the exact subproblem is unbounded below there
+# (L-BFGS ran to f = −3e13 in two outer steps on svmguide1).
 SPLITS = {"eigen", "shift"}
 INITS = {"zeros", "ones", "minus_ones", "uniform"}
 # MM'17's ε when Theorem 1 allows none (its bound is negative): a stated, not derived, value.
@@ -120,8 +130,10 @@ class IKLR(KernelLogisticMixin):
         start (CCICP solvers; defaults 0.02/0.8, on the summed objective n·F_k; MM'17 0.2/0.5).
     max_inner : int, default=10000
         Cap on inner steps per outer iteration.
-    split : {"eigen", "shift"}, default="eigen"
-        The positive decomposition (see the module docstring).
+    split : {"eigen", "shift"} or None, default=None
+        The positive decomposition (see the module docstring); ``None`` means the solver's:
+        ``"shift"`` for MM'17's CCICP (the same fit as the paper's eigen split, without its
+        eigenvectors), ``"eigen"`` for the others (see ``SOLVERS``).
     tau : float or None
         τ of the decomposition; ``None`` means max(−μ_min, 0) plus a round-off margin.
     init : {"zeros", "ones", "minus_ones", "uniform"}, default="zeros"
@@ -179,10 +191,11 @@ class IKLR(KernelLogisticMixin):
 
     # The pipeline's spectrum (kreinbench.plan.spectrum_kind): the negative eigenpairs for the
     # eigen split, only mu_min and mu_max for the shift split.
-    needs_spectrum = staticmethod(lambda params: "lambda_min" if params.get("split") == "shift" else "negative")
+    needs_spectrum = staticmethod(lambda params: "lambda_min" if IKLR(**params)._validated()["split"] == "shift"
+                                  else "negative")
 
     def __init__(self, *, lam=1.0, solver="ccicp-gd", eps=None, max_outer=None, eta=None, rho=None,
-                 max_inner=10000, split="eigen", tau=None, init="zeros", random_state=None):
+                 max_inner=10000, split=None, tau=None, init="zeros", random_state=None):
         self.lam = lam
         self.solver = solver
         self.eps = eps
@@ -215,7 +228,8 @@ class IKLR(KernelLogisticMixin):
             if p["rho"] >= 1:
                 raise KreinbenchError(f"parameter rho must be in (0, 1), got {p['rho']!r}")
         p["max_inner"] = check_int("max_inner", self.max_inner, minimum=1)
-        p["split"] = check_choice("split", self.split, SPLITS)
+        if self.split is not None:
+            p["split"] = check_choice("split", self.split, SPLITS)
         p["tau"] = None if self.tau is None else check_positive("tau", self.tau, allow_zero=True)
         p["init"] = check_choice("init", self.init, INITS)
         p["solver"] = solver
