@@ -4,7 +4,8 @@ One subpackage per paper: ``iklr`` (IKLR and its baselines KLR, Flip/Clip/Shift 
 ``isvm`` (the indefinite SVM of Ying et al. / Luss and d'Aspremont, and the SVM / KSVM baselines),
 ``dank`` (DANK and DANK-SVR); ``solvers`` holds what they share (SMO, projections, duality gaps,
 the logistic loss and its Newton step), ``base`` the estimator protocol. ``NystromIKLR`` (with
-``KreinLogisticRegression``) fits IKLR on Kreĭn Nyström features of the rows, in O(n·m) memory.
+``KreinLogisticRegression``) fits IKLR on Kreĭn Nyström features of the rows, in O(n·m) memory, and
+``NystromSpectrumKLR`` / ``NystromKSVM`` its Flip, Clip, Shift and KSVM baselines.
 Import estimators from here: ``from kreinbench.methods import IKLR``.
 """
 
@@ -29,10 +30,12 @@ _MODULES = {
     "DANKSVR": "dank.svr",
     "KreinLogisticRegression": "iklr.features",
     "NystromIKLR": "iklr.features",
+    "NystromSpectrumKLR": "iklr.feature_baselines",
+    "NystromKSVM": "iklr.feature_baselines",
 }
 # Library estimators the pipeline's fit stage does not take: a regressor, and the feature-space
 # IKLR for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix).
-_LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR")
+_LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM")
 
 
 def __getattr__(name: str) -> type:

@@ -1,0 +1,187 @@
+"""The IKLR paper's spectrum baselines on the Kreĭn Nyström approximation, in O(n·m) memory.
+
+:class:`kreinbench.nystrom.KreinNystrom` gives K ≈ K̃ = Φ S Φᵀ (Φ: n × r, S = diag(±1)).  Flip,
+Clip, Shift and KSVM change K's spectrum, so here they change K̃'s, which costs O(n·r²) and never
+an n × n matrix: with Φ = QR (thin QR) and R S Rᵀ = W diag(σ) Wᵀ (r × r), K̃ = Ψ diag(σ) Ψᵀ with
+Ψ = QW orthonormal, the eigendecomposition of K̃ on its range.  A test row enters through its
+approximated cross-kernel k̃(x, X) = φ(x) S Φᵀ = z(x) Ψᵀ, z(x) = φ(x) S Rᵀ W, so every model below
+is a vector on the Nyström features: decision φ(x)ᵀc + b.
+
+- :class:`NystromSpectrumKLR`: KLR on V t(σ) Vᵀ is logistic regression on the features
+  G = Ψ diag(√t(σ)) with the penalty (λ/2)‖w‖² (w = Gᵀα), and a test row, mapped through the
+  same change of spectrum (``SpectrumKLR(test_kernel="projected")``), has the features
+  g(x) = z(x) diag(√t(σ)/σ); so c = S Rᵀ W diag(√t(σ)/σ) w.  Shift adds |σ_min| to the
+  eigenvalues of K̃'s range only: shifting K̃'s n − r zero eigenvalues too would make it full
+  rank, with no O(n·m) form; with every row a landmark there are none, and this is Shift.
+- :class:`NystromKSVM`: KSVM (Loosli et al.) trains an SVM on the flipped kernel, a linear SVM
+  on G = Ψ diag(√|σ|), and predicts with the original kernel and the coefficients
+  c̃ = Ψ sign(σ) Ψᵀ (y ⊙ α): k̃(x, X) c̃ = z(x) sign(σ) Ψᵀ(y ⊙ α).
+
+With every row a landmark, K̃ = K and each is its exact twin (``SpectrumKLR(test_kernel=
+"projected")``, ``KSVM``) up to round-off: ``tests/test_feature_baselines.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.methods.base import check_choice, check_int, check_positive
+from kreinbench.methods.iklr.features import _FeatureEstimator
+from kreinbench.spectrum import TRANSFORMS
+
+
+def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):
+    """(Q, R, σ, W) with Φ = QR and R S Rᵀ = W diag(σ) Wᵀ: K̃ = (QW) diag(σ) (QW)ᵀ; the
+    eigenvalues at round-off level (r·ε·max|σ|) are dropped, as the exact spectrum drops them."""
+    Q, R = np.linalg.qr(Phi)
+    core = (R * signature) @ R.T
+    sigma, W = scipy.linalg.eigh((core + core.T) / 2)
+    keep = np.abs(sigma) > Phi.shape[1] * np.finfo(float).eps * max(float(np.abs(sigma).max()), np.finfo(float).tiny)
+    return Q, R, sigma[keep], W[:, keep]
+
+
+class _NystromBaseline(_FeatureEstimator):
+    """KreinNystrom features of the rows, then a model on them: ``fit(X, y)``, ``decision_function(X)``."""
+
+    def _features(self, X):
+        from kreinbench.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.nystrom imports the kernels)
+
+        self.nystrom_ = KreinNystrom(self.kernel, n_components=self.n_components, landmarks=self.landmarks,
+                                     random_state=self.random_state, rcond=self.rcond).fit(X)
+        return self.nystrom_.transform(X)
+
+    @staticmethod
+    def _labels(y, n: int):
+        classes = np.unique(y)
+        if classes.size != 2 or len(y) != n:
+            raise KreinbenchError(f"needs {n} labels of two classes, got {len(y)} labels of {classes.size} classes")
+        return classes, np.where(np.asarray(y) == classes[1], 1.0, -1.0)
+
+    def decision_function(self, X):
+        return self.nystrom_.transform(X) @ self.coef_ + self.intercept_
+
+    def predict(self, X):
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def score(self, X, y):
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+class NystromSpectrumKLR(_NystromBaseline):
+    """Flip, Clip or Shift KLR on the Kreĭn Nyström approximation (see the module docstring).
+
+    Parameters
+    ----------
+    kernel, n_components, landmarks, rcond, random_state
+        The approximation's (:class:`kreinbench.nystrom.KreinNystrom`).
+    transform : {"flip", "clip", "shift"}, default="flip"
+    lam : float, default=1.0
+        λ of KLR's (λ/2)αᵀK'α with the mean loss, as :class:`~kreinbench.methods.SpectrumKLR`.
+    tol : float, default=1e-10
+        Newton (scikit-learn's ``newton-cholesky``) stops when the gradient's largest entry is below it.
+    max_iter : int, default=100
+
+    Attributes
+    ----------
+    nystrom_ : KreinNystrom
+    coef_ : ndarray of shape (r,)
+        Decision φ(x)ᵀ coef_ + intercept_ on the Nyström features φ.
+    intercept_ : float
+    classes_ : ndarray of shape (2,)
+    n_iter_ : int
+    """
+
+    def __init__(self, *, kernel, transform="flip", n_components=500, landmarks="uniform", rcond="auto",
+                 random_state=None, lam=1.0, tol=1e-10, max_iter=100):
+        self.kernel = kernel
+        self.transform = transform
+        self.n_components = n_components
+        self.landmarks = landmarks
+        self.rcond = rcond
+        self.random_state = random_state
+        self.lam = lam
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 (only this model needs it)
+
+        check_choice("transform", self.transform, set(TRANSFORMS))
+        lam = check_positive("lam", self.lam)
+        tol = check_positive("tol", self.tol)
+        max_iter = check_int("max_iter", self.max_iter, minimum=1)
+        Phi = self._features(X)
+        self.classes_, y_pm = self._labels(y, Phi.shape[0])
+        Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
+        t = TRANSFORMS[self.transform](sigma)
+        kept = t > 0  # Clip's zeros leave the model
+        G = Q @ (W[:, kept] * np.sqrt(t[kept]))
+        # scikit-learn minimizes C·Σ loss + ½‖w‖², i.e. the mean loss + (λ/2)‖w‖² at C = 1/(nλ); the
+        # intercept is not penalized, as KLR's b.
+        model = LogisticRegression(C=1.0 / (G.shape[0] * lam), solver="newton-cholesky", tol=tol,
+                                   max_iter=max_iter).fit(G, y_pm)
+        w = model.coef_.ravel()
+        self.coef_ = (self.nystrom_.signature_[:, None] * R.T) @ (W[:, kept] @ (np.sqrt(t[kept]) / sigma[kept] * w))
+        self.intercept_ = float(model.intercept_[0])
+        self.n_iter_ = int(model.n_iter_[0])
+        return self
+
+
+class NystromKSVM(_NystromBaseline):
+    """KSVM (Loosli et al.) on the Kreĭn Nyström approximation (see the module docstring).
+
+    The SVM on the flipped approximation is libsvm's with a linear kernel on r features (its kernel
+    columns computed on the fly, O(n·r) memory), as :class:`~kreinbench.methods.KSVM`'s is libsvm's
+    on the precomputed flipped kernel.
+
+    Parameters
+    ----------
+    kernel, n_components, landmarks, rcond, random_state
+        The approximation's (:class:`kreinbench.nystrom.KreinNystrom`).
+    C : float, default=1.0
+    tol : float, default=1e-3
+        libsvm's stopping tolerance.
+    max_iter : int, default=-1
+        libsvm's iteration cap (−1: none).
+
+    Attributes
+    ----------
+    nystrom_ : KreinNystrom
+    coef_ : ndarray of shape (r,)
+        Decision φ(x)ᵀ coef_ + intercept_ on the Nyström features φ.
+    intercept_ : float
+    classes_ : ndarray of shape (2,)
+    support_ : ndarray
+        Indices of the support vectors.
+    """
+
+    def __init__(self, *, kernel, n_components=500, landmarks="uniform", rcond="auto", random_state=None, C=1.0,
+                 tol=1e-3, max_iter=-1):
+        self.kernel = kernel
+        self.n_components = n_components
+        self.landmarks = landmarks
+        self.rcond = rcond
+        self.random_state = random_state
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        from sklearn.svm import SVC  # noqa: PLC0415 (only this model needs it)
+
+        C = check_positive("C", self.C)
+        tol = check_positive("tol", self.tol)
+        max_iter = check_int("max_iter", self.max_iter, minimum=-1)
+        Phi = self._features(X)
+        self.classes_, y_pm = self._labels(y, Phi.shape[0])
+        Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
+        Psi = Q @ W
+        svm = SVC(kernel="linear", C=C, tol=tol, max_iter=max_iter).fit(Psi * np.sqrt(np.abs(sigma)), y_pm)
+        self.support_ = svm.support_
+        # libsvm's dual_coef_ is y ⊙ α on the support vectors: Ψᵀ(y ⊙ α) from their rows only.
+        psi_c = Psi[svm.support_].T @ svm.dual_coef_.ravel()
+        self.coef_ = (self.nystrom_.signature_[:, None] * R.T) @ (W @ (np.sign(sigma) * psi_c))
+        self.intercept_ = float(svm.intercept_[0])
+        return self
