@@ -2,6 +2,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.linalg
 import scipy.optimize
 import scipy.special
 
@@ -89,6 +90,48 @@ def test_shift_and_eigen_splits_reach_equally_stationary_points(rbf_heart):
             fits[split] = IKLR(lam=1e-3, solver="cccp-gd", split=split, eps=1e-6).fit(K, y)
         assert not fits[split].diverged_ and fits[split].stationarity_ <= 1e-4, split
     assert objective(fits["shift"], K, y) == pytest.approx(objective(fits["eigen"], K, y), rel=1e-4)
+
+
+def test_preconditioned_exact_cccp_makes_the_gd_iterates_at_convergence(rbf_heart, tl1_monk2):
+    """cccp-lbfgs (L-BFGS in the K₊ metric) and cccp-gd (BB in the Euclidean one) solve the same
+    strictly convex subproblems, so solved tightly they make the same CCCP iterates: the same
+    stationary point on a kernel with one negative direction, and on MONK-2's TL1 kernel, where
+    exact CCCP runs away, the same outer step of the runaway at the same objective."""
+    K_psd, _, y, _ = rbf_heart
+    K = indefinite_by_construction(K_psd, magnitude=20.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # eps=1e-6 can stall at round-off
+        fits = [IKLR(lam=1e-3, solver=solver, eps=1e-6, max_inner=200000).fit(K, y)
+                for solver in ("cccp-gd", "cccp-lbfgs")]
+    assert not any(f.diverged_ for f in fits) and all(f.stationarity_ <= 1e-4 for f in fits)
+    assert objective(fits[1], K, y) == pytest.approx(objective(fits[0], K, y), rel=1e-6)
+    np.testing.assert_allclose(fits[1].alpha_, fits[0].alpha_, atol=1e-4 * np.abs(fits[0].alpha_).max())
+    K, _, y, _ = tl1_monk2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)
+        fits = [IKLR(lam=0.01, solver=solver, eps=1e-8, max_inner=200000).fit(K, y) for solver in ("cccp-gd", "cccp-lbfgs")]
+    assert all(f.diverged_ for f in fits) and fits[0].n_iter_ == fits[1].n_iter_
+    assert fits[1].history_[-1]["objective"] == pytest.approx(fits[0].history_[-1]["objective"], rel=1e-6)
+    # The preconditioned solver needs far fewer kernel products for it.
+    assert fits[1].n_matvecs_ * 5 < fits[0].n_matvecs_
+
+
+def test_preconditioned_cccp_factors_k_plus_once_per_fold(tl1_monk2, monkeypatch):
+    """The CV's λ path shares each fold's Cholesky factor of K₊ (τ depends on the fold, not on λ),
+    and the factor is K₊'s."""
+    K, _, y, _ = tl1_monk2
+    factored = []
+    cholesky = scipy.linalg.cholesky
+    monkeypatch.setattr(scipy.linalg, "cholesky", lambda A, **kw: factored.append(A.shape) or cholesky(A, **kw))
+    folds = stratified_folds(y, 3, seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        IKLR(solver="cccp-lbfgs").lambda_path_scores(K, y, folds, [0.01, 0.1, 1.0])
+    assert factored == [(tr.size, tr.size) for tr, _ in folds]
+    est = IKLR(solver="cccp-lbfgs")
+    est.tau_ = 1.0
+    L = est._kplus_factor(K, lambda v: 7.0 * v, None)
+    np.testing.assert_allclose(L @ L.T, K + 7.0 * np.eye(K.shape[0]), atol=1e-9 * np.abs(K).max())
 
 
 @pytest.mark.parametrize("lam", [1e-4, 0.01, 0.1, 1.0, 10.0])
