@@ -116,6 +116,20 @@ def test_preconditioned_exact_cccp_makes_the_gd_iterates_at_convergence(rbf_hear
     assert fits[1].n_matvecs_ * 5 < fits[0].n_matvecs_
 
 
+def test_cv_solver_runs_the_cv_and_solver_the_final_fit(tl1_monk2):
+    """cv_solver: the λ path's fits are the cv_solver's (its scores exactly), the final fit the
+    solver's (its iterates exactly)."""
+    K, _, y, _ = tl1_monk2
+    folds = stratified_folds(y, 3, seed=0)
+    lams = [0.1, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        both = IKLR(solver="cccp-gd", cv_solver="cccp-lbfgs")
+        np.testing.assert_array_equal(both.lambda_path_scores(K, y, folds, lams),
+                                      IKLR(solver="cccp-lbfgs").lambda_path_scores(K, y, folds, lams))
+        np.testing.assert_array_equal(both.fit(K, y).alpha_, IKLR(solver="cccp-gd").fit(K, y).alpha_)
+
+
 def test_preconditioned_cccp_factors_k_plus_once_per_fold(tl1_monk2, monkeypatch):
     """The CV's λ path shares each fold's Cholesky factor of K₊ (τ depends on the fold, not on λ),
     and the factor is K₊'s."""
@@ -430,6 +444,8 @@ def test_flip_on_a_psd_kernel_is_plain_klr(rbf_heart):
     ({"tau": 0.0}, "tau=0.0 must be >= -mu_min"),
     ({"rho": 1.5}, "rho must be in"),
     ({"init": "ones!"}, "init="),
+    ({"solver": "cccp-gd", "cv_solver": "bfgs"}, "cv_solver='bfgs'"),
+    ({"solver": "ccicp-gd", "cv_solver": "cccp-lbfgs"}, "cv_solver='cccp-lbfgs' needs an exact CCCP solver"),
 ])
 def test_bad_parameters_are_named(tl1_monk2, kwargs, message):
     K, _, y, _ = tl1_monk2

@@ -93,6 +93,8 @@ SOLVERS = {
 # apart in f on svmguide1); and exact CCCP needs the eigen split: with K₋ = τI, τ = −μ_min, K₊ is
 # singular along the most negative eigenvector and the exact subproblem is unbounded below there
 # (L-BFGS ran to f = −3e13 in two outer steps on svmguide1).
+# Exact CCCP: every subproblem solved, so the iterates do not depend on the inner solver.
+EXACT_SOLVERS = ("cccp-gd", "cccp-lbfgs")
 SPLITS = {"eigen", "shift"}
 INITS = {"zeros", "ones", "minus_ones", "uniform"}
 # MM'17's ε when Theorem 1 allows none (its bound is negative): a stated, not derived, value.
@@ -143,6 +145,12 @@ class IKLR(KernelLogisticMixin):
         α⁽⁰⁾ of TNNLS Table VI; ``"uniform"`` draws U(0, 1).
     random_state : int or None
         Seed of ``init="uniform"`` and of the SGD column choice.
+    cv_solver : {None, "cccp-gd", "cccp-lbfgs"}, default=None
+        The solver of the cross-validation fits (:meth:`lambda_path_scores`) when it differs from
+        ``solver``; both must be exact CCCP, whose iterates do not depend on how the subproblems
+        are solved (tested at convergence).  ``cv_solver="cccp-lbfgs"`` with ``solver="cccp-gd"``
+        chooses λ by the preconditioned solver while the final fit, the one Table IV times, runs
+        the paper's gradient descent.
 
     Attributes
     ----------
@@ -198,7 +206,7 @@ class IKLR(KernelLogisticMixin):
                                   else "negative")
 
     def __init__(self, *, lam=1.0, solver="ccicp-gd", eps=None, max_outer=None, eta=None, rho=None,
-                 max_inner=10000, split=None, tau=None, init="zeros", random_state=None):
+                 max_inner=10000, split=None, tau=None, init="zeros", random_state=None, cv_solver=None):
         self.lam = lam
         self.solver = solver
         self.eps = eps
@@ -210,6 +218,7 @@ class IKLR(KernelLogisticMixin):
         self.tau = tau
         self.init = init
         self.random_state = random_state
+        self.cv_solver = cv_solver
 
     # -- parameters -------------------------------------------------------------------------
     def check_params(self) -> None:
@@ -236,7 +245,19 @@ class IKLR(KernelLogisticMixin):
         p["tau"] = None if self.tau is None else check_positive("tau", self.tau, allow_zero=True)
         p["init"] = check_choice("init", self.init, INITS)
         p["solver"] = solver
+        if self.cv_solver is not None:
+            check_choice("cv_solver", self.cv_solver, SOLVERS)
+            if not (solver in EXACT_SOLVERS and self.cv_solver in EXACT_SOLVERS):
+                raise KreinbenchError(f"parameter cv_solver={self.cv_solver!r} needs an exact CCCP solver and solver="
+                                      f"{solver!r} to be one too ({', '.join(EXACT_SOLVERS)}): only exact CCCP "
+                                      "solvers end at the same point whatever solves their subproblems")
         return p
+
+    def _cv_twin(self) -> "IKLR":
+        """The estimator the cross-validation fits: this one, or with ``cv_solver`` as its solver."""
+        if self.cv_solver is None:
+            return self
+        return IKLR(**{**self.get_params(), "solver": self.cv_solver, "cv_solver": None})
 
     # -- decomposition ----------------------------------------------------------------------
     @staticmethod
@@ -404,7 +425,7 @@ class IKLR(KernelLogisticMixin):
         loss = LogisticKernelLoss(K, y)
         rng = np.random.default_rng(self.random_state)
         alpha0 = self._initial_alpha(n, rng)
-        exact = p["solver"].startswith("cccp")
+        exact = p["solver"] in EXACT_SOLVERS
         start = last_log = time.perf_counter()
         matvecs = 0
         if alpha0.any():
@@ -530,6 +551,7 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
     would change the fit, not its cost.  ``seconds``, when given, receives the wall time of each
     part (``certificate``, ``slices``, ``spectral``, ``fits``, ``scoring``).
     """
+    prototypes = [proto._cv_twin() for proto in prototypes]
     first = prototypes[0]
     p0 = first._validated()
     if not all(first.groups_lambda_paths_with(other) for other in prototypes[1:]):
