@@ -192,3 +192,15 @@ def test_job_resources_give_snakemake_callables(split_file, tmp_path, monkeypatc
     assert jobs.mem_mb("split")(other, manifest, 1) == res.BASE_MB + res.PARSE_COPIES * 50
     with pytest.raises(ValueError, match="no cost model for rule 'kernal'"):
         jobs.mem_mb("kernal")(other, SimpleNamespace(), 1)
+
+
+def test_scale_points_are_sized_before_their_split_exists(tmp_path, monkeypatch):
+    """A scale point's cost needs only n_train (its wildcard) and m: a dry run plans it."""
+    monkeypatch.chdir(tmp_path)  # no split file here
+    jobs = res.JobResources(CONFIG)
+    point = SimpleNamespace(dataset="ijcnn1", variant="nystrom-iklr-m2000", n_train="49990")
+    expected = res.scale_point_cost(res.Size(49990, 0, 0), 2000)
+    assert expected.memory > 4e9  # Φ and its copies at n = 49 990, m = 2000
+    assert jobs.mem_mb("scale_point")(point, SimpleNamespace(), 1) == res.mem_mb(expected, 1)
+    exact = SimpleNamespace(dataset="ijcnn1", variant="iklr", n_train="8000")
+    assert jobs.mem_mb("scale_point")(exact, SimpleNamespace(), 1) == res.mem_mb(res.scale_point_cost(res.Size(8000, 0, 0), None), 1)

@@ -189,11 +189,12 @@ class JobResources:
 
     @staticmethod
     def size(wildcards) -> Size | None:
-        """The size of the job's dataset × repetition, from its split file (a scale point: the
-        first repetition's, with n_train of its wildcard)."""
+        """The size of the job's dataset × repetition, from its split file (a scale point: n_train
+        from its wildcard, the rest from the first repetition's split, 0 until that exists: a
+        point's cost depends on n_train and m only, so a dry run shows it before any job runs)."""
         if hasattr(wildcards, "n_train"):
-            size = split_size(split_path(wildcards.dataset, 1))
-            return None if size is None else Size(int(wildcards.n_train), size.n_test, size.n_features)
+            size = split_size(split_path(wildcards.dataset, 1)) or Size(0, 0, 0)
+            return Size(int(wildcards.n_train), size.n_test, size.n_features)
         return split_size(split_path(wildcards.dataset, int(wildcards.rep)))
 
     def cost(self, rule: str, wildcards, input, instances: int = 1) -> Cost | None:
