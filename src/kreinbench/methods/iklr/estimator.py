@@ -71,18 +71,6 @@ class SpectralData(NamedTuple):
     factors: dict | None = None
 
 # Per solver: inner solver and the paper's defaults.
-SOLVERS = {
-    # TNNLS Algorithm 1 with GD; CCICP-SGD with ε = 1e-4 (TNNLS §V-A), SGD-I with ε = 1 (Table VII).
-    # ε and η of these three are on the summed objective n·F_k (see the IKLR docstring).
-    "ccicp-gd": {"inner": "gd-printed", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
-    "ccicp-sgd": {"inner": "sgd", "eps": 1e-4, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
-    "ccicp-sgd-i": {"inner": "sgd", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
-    # MM'17 Algorithm 1: inner ‖∇F‖ ≤ ε‖α‖, t_max = 15, η = 0.2, decay 0.5, outer stop on relative change.
-    "ccicp-gd-mm17": {"inner": "gd-mm17", "eps": None, "max_outer": 15, "eta": 0.2, "rho": 0.5, "split": "shift"},
-    # Exact CCCP: every subproblem solved to ‖∇F_k‖ ≤ ε‖∇f(α⁰, b⁰)‖, until ‖∇f‖ ≤ ε‖∇f(α⁰, b⁰)‖.
-    "cccp-gd": {"inner": "gd-exact", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None, "split": "eigen"},
-    "cccp-lbfgs": {"inner": "lbfgs", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None, "split": "eigen"},
-}
 # Each solver's default split (``split=None``): the fastest that ends where the paper's eigen split
 # ends, measured on the TL1 kernels of MONK-2 (n = 216) and svmguide1 (n = 2000) at λ = 1e-4 … 10
 # (docs/solver-fidelity.md).  MM'17's Armijo GD ends at the same point with either split (f within
@@ -93,6 +81,19 @@ SOLVERS = {
 # apart in f on svmguide1); and exact CCCP needs the eigen split: with K₋ = τI, τ = −μ_min, K₊ is
 # singular along the most negative eigenvector and the exact subproblem is unbounded below there
 # (L-BFGS ran to f = −3e13 in two outer steps on svmguide1).
+SOLVERS = {
+    # TNNLS Algorithm 1 with GD; CCICP-SGD with ε = 1e-4 (TNNLS §V-A), SGD-I with ε = 1 (Table VII).
+    # ε and η of these three are on the summed objective n·F_k (see the IKLR docstring).
+    "ccicp-gd": {"inner": "gd-printed", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
+    "ccicp-sgd": {"inner": "sgd", "eps": 1e-4, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
+    "ccicp-sgd-i": {"inner": "sgd", "eps": 1.0, "max_outer": 20, "eta": 0.02, "rho": 0.8, "split": "eigen"},
+    # MM'17 Algorithm 1: inner ‖∇F‖ ≤ ε‖α‖, t_max = 15, η = 0.2, decay 0.5, outer stop on relative change.
+    "ccicp-gd-mm17": {"inner": "gd-mm17", "eps": None, "max_outer": 15, "eta": 0.2, "rho": 0.5, "split": "shift"},
+    # Exact CCCP: every subproblem solved to ‖∇F_k‖ ≤ ε‖∇f(α⁰, b⁰)‖ (cccp-lbfgs: both norms in the
+    # K₊⁻¹ metric, iklr_inner.lbfgs), until ‖∇f‖ ≤ ε‖∇f(α⁰, b⁰)‖.
+    "cccp-gd": {"inner": "gd-exact", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None, "split": "eigen"},
+    "cccp-lbfgs": {"inner": "lbfgs", "eps": 1e-4, "max_outer": 2000, "eta": None, "rho": None, "split": "eigen"},
+}
 # Exact CCCP: every subproblem solved, so the iterates do not depend on the inner solver.
 EXACT_SOLVERS = ("cccp-gd", "cccp-lbfgs")
 SPLITS = {"eigen", "shift"}
@@ -372,7 +373,11 @@ class IKLR(KernelLogisticMixin):
         check_memory(2 * n * n * 8, f"the Cholesky factor of K+ for a {n} x {n} kernel")
         K_plus = kminus(np.eye(n))
         K_plus += K
-        factor = scipy.linalg.cholesky((K_plus + K_plus.T) / 2, lower=True, overwrite_a=True)
+        try:
+            factor = scipy.linalg.cholesky((K_plus + K_plus.T) / 2, lower=True, overwrite_a=True)
+        except np.linalg.LinAlgError as exc:  # the shift split's K₊ = K + τI is singular to round-off
+            raise KreinbenchError(f"IKLR {self.solver}: K+ = K + K- is not positive definite to working "
+                                  f"precision (tau = {self.tau_:.3g}); use split='eigen' or a larger tau") from exc
         if factors is not None:
             factors[self.tau_] = factor
         return factor
