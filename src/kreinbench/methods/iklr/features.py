@@ -140,6 +140,12 @@ class KreinLogisticRegression(_FeatureEstimator):
         u, b = np.zeros(r), 0.0
         _, grad = gradient_f(u, b)
         g0 = max(float(np.linalg.norm(grad)), np.finfo(float).tiny)
+        # L-BFGS runs on x = √g_q ⊙ u: the convex part's quadratic becomes ‖x‖²/2, the metric
+        # exact IKLR's solver takes from K₊ (iklr_inner.lbfgs), so a feature of a tiny eigenvalue
+        # (g_q ~ λτ/|λ_j|) no longer stalls it.
+        scale = np.sqrt(g_q)
+        # ‖∇_u F‖ ≤ max(√g_q)·‖∇_x F‖: this tolerance on x keeps ‖∇F_k‖ ≤ ε‖∇f(0, 0)‖ as before.
+        gtol = eps * g0 / max(1.0, float(scale.max()))
         radius = RUNAWAY_FACTOR * np.linalg.norm(Phi, 2) / (lam * np.sqrt(n))
         # Imported here: scipy.optimize adds start-up time to every job that imports this module.
         import scipy.optimize  # noqa: PLC0415
@@ -151,16 +157,17 @@ class KreinLogisticRegression(_FeatureEstimator):
             linear = h_q * u
 
             def subproblem(x):
-                value, w = loss_parts(x[:r], x[r])
-                return (value + 0.5 * float(x[:r] @ (g_q * x[:r])) - float(linear @ x[:r]),
-                        np.append(-(Phi.T @ w) + g_q * x[:r] - linear, -w.sum()))
+                v = x[:r] / scale
+                value, w = loss_parts(v, x[r])
+                return (value + 0.5 * float(x[:r] @ x[:r]) - float(linear @ v),
+                        np.append((-(Phi.T @ w) - linear) / scale + x[:r], -w.sum()))
 
             # scipy's gtol bounds the largest entry; gtol/√(r+1) there bounds the 2-norm.
-            res = scipy.optimize.minimize(subproblem, np.append(u, b), jac=True, method="L-BFGS-B",
-                                          options={"maxiter": max_inner, "gtol": eps * g0 / np.sqrt(r + 1),
+            res = scipy.optimize.minimize(subproblem, np.append(scale * u, b), jac=True, method="L-BFGS-B",
+                                          options={"maxiter": max_inner, "gtol": gtol / np.sqrt(r + 1),
                                                    "ftol": 0.0, "maxcor": 20})
             k += 1
-            u, b = res.x[:r], float(res.x[r])
+            u, b = res.x[:r] / scale, float(res.x[r])
             f, grad = gradient_f(u, b)
             now = time.perf_counter()
             if now - last_log >= PROGRESS_INTERVAL:

@@ -228,9 +228,8 @@ def lbfgs(sub: Subproblem, pt: Point, *, gtol, max_inner, factor=None):
     α-Hessian makes well conditioned where plain L-BFGS (and BB) crawl: the α-Hessian's condition
     number is about (μ_max + τ)/τ at large λ, thousands on the papers' TL1 kernels.  The gradient
     in z is L⁻¹∇_α F, whose 2-norm is ‖∇_α F‖ in the K₊⁻¹ metric, so ``gtol`` is a bound in that
-    norm (together with |∂F/∂b|): unlike the Euclidean norm, which the top eigenvalue's direction
-    dominates, it bounds ‖α − α*‖ in K₊'s norm by gtol/λ.  Each evaluation costs one kernel
-    product and two triangular solves.
+    norm (together with |∂F/∂b|); it bounds ‖α − α*‖ in K₊'s norm by gtol/λ.  Each evaluation
+    costs one kernel product and two triangular solves.
     scipy's ``gtol`` bounds the largest gradient entry; gtol/√(n+1) there bounds the 2-norm by gtol.
     """
     n = pt.alpha.size
@@ -260,8 +259,3 @@ def lbfgs(sub: Subproblem, pt: Point, *, gtol, max_inner, factor=None):
         q = sub.point(alpha, float(res.x[n]))
     return q, float(res.fun), int(res.nit)
 
-
-def metric_norm(factor, g_alpha: np.ndarray, g_b: float) -> float:
-    """‖(g_α, g_b)‖ with g_α in the K₊⁻¹ metric (K₊ = LLᵀ, ``factor`` = L): ‖L⁻¹g_α‖² + g_b²."""
-    g = scipy.linalg.solve_triangular(factor, g_alpha, lower=True)
-    return float(np.sqrt(g @ g + g_b * g_b))
