@@ -128,3 +128,23 @@ def test_parameters_as_every_estimator_here():
     assert clone(est).get_params() == est.get_params()
     assert est.set_params(lam=1.0).lam == 1.0
     assert repr(est) == "NystromIKLR(kernel={'type': 'tl1', 'tau': 3.0}, n_components=50)"  # lam is back at its default
+
+
+@pytest.mark.parametrize("dataset", ["breast-cancer", "monk-2"])
+def test_all_points_as_landmarks_stop_where_exact_iklr_stops_on_a_papers_kernel(load_split, dataset):
+    """A paper's TL1 kernel with eigenvalues near zero (breast-cancer's repeated rows): with every
+    row a landmark the features of those eigenvalues are tiny and their g_q huge, yet the feature
+    model stops where exact IKLR stops: the same stopping rule, in the dual coefficients."""
+    split = load_split(dataset)
+    params = resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1])
+    K = kernel_function(params)(split.X_train, split.X_train)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RunawayWarning)
+        ours = NystromIKLR(kernel=params, n_components=split.X_train.shape[0], random_state=0, lam=1e-4)
+        ours.fit(split.X_train, split.y_train)
+        exact = IKLR(solver="cccp-lbfgs", lam=1e-4).fit(K, split.y_train)
+    assert ours.model_.diverged_ == exact.diverged_
+    if exact.diverged_:  # MONK-2: both run away (each by its own radius, ‖u‖ or ‖α‖)
+        return
+    assert ours.model_.n_iter_ == exact.n_iter_ and ours.model_.stationarity_ <= 1e-4
+    np.testing.assert_array_equal(ours.predict(split.X_test), exact.predict(kernel_function(params)(split.X_test, split.X_train)))
