@@ -5,6 +5,7 @@ import pytest
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_function, resolve_params
+from kreinbench import nystrom
 from kreinbench.nystrom import KreinNystrom, truncation_errors
 
 
@@ -113,3 +114,15 @@ def test_bad_parameters_are_named(monk2, params, message):
     X, kernel, _ = monk2
     with pytest.raises(KreinbenchError, match=message):
         KreinNystrom(kernel, **params).fit(X)
+
+
+def test_linear_scores_are_the_features_times_the_coefficients_in_blocks(monkeypatch):
+    """linear_scores = transform(X) @ coef, however the rows are blocked (one row a block here)."""
+    rng = np.random.default_rng(3)
+    X = rng.uniform(size=(60, 4))
+    nys = KreinNystrom({"type": "tl1", "tau": 2.8}, n_components=15, random_state=0).fit(X)
+    coef = rng.standard_normal(nys.projection_.shape[1])
+    expected = nys.transform(X) @ coef
+    monkeypatch.setattr(nystrom, "block_rows", lambda columns: 1)
+    np.testing.assert_allclose(nys.linear_scores(X, coef), expected, rtol=1e-12, atol=1e-12)
+    assert nys.linear_scores(X[:0], coef).shape == (0,)

@@ -144,6 +144,16 @@ class KreinNystrom:
             out[start:start + rows] = kernel(X[start:start + rows], self.components_) @ self.projection_
         return out
 
+    def linear_scores(self, X, coef: np.ndarray) -> np.ndarray:
+        """Φ(X) @ coef in row blocks, as k(X, Z) @ (projection_ @ coef): O(block · m) memory
+        whatever the number of rows (the scores of a model that is linear in the features)."""
+        X = np.asarray(X, dtype=float)
+        kernel = self._kernel()
+        weights = self.projection_ @ coef
+        rows = block_rows(self.components_.shape[0])
+        return np.concatenate([kernel(X[start:start + rows], self.components_) @ weights
+                               for start in range(0, X.shape[0], rows)]) if X.shape[0] else np.empty(0)
+
     def fit_transform(self, X) -> np.ndarray:
         return self.fit(X).transform(X)
 

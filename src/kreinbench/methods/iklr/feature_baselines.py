@@ -60,7 +60,8 @@ class _NystromBaseline(_FeatureEstimator):
         return classes, np.where(np.asarray(y) == classes[1], 1.0, -1.0)
 
     def decision_function(self, X):
-        return self.nystrom_.transform(X) @ self.coef_ + self.intercept_
+        """Scores of the rows ``X``, in row blocks (no n_test × m feature matrix)."""
+        return self.nystrom_.linear_scores(X, self.coef_) + self.intercept_
 
     def predict(self, X):
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

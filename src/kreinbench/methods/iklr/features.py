@@ -270,10 +270,11 @@ class NystromIKLR(_FeatureEstimator):
         return self
 
     def decision_function(self, X):
-        return self.model_.decision_function(self.nystrom_.transform(X))
+        """Scores of the rows ``X``, in row blocks (no n_test × m feature matrix)."""
+        return self.nystrom_.linear_scores(X, self.model_.coef_) + self.model_.intercept_
 
     def predict(self, X):
-        return self.model_.predict(self.nystrom_.transform(X))
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def score(self, X, y):
-        return self.model_.score(self.nystrom_.transform(X), y)
+        return float(np.mean(self.predict(X) == np.asarray(y)))
