@@ -80,6 +80,12 @@ def test_the_plan_runs_exact_methods_up_to_exact_max_n_and_nystrom_everywhere():
         "results/scale/monk-2/nystrom-iklr-m20/n169.json", "results/scale/monk-2/nystrom-iklr-m40/n169.json",
         "results/scale/blobs/nystrom-iklr-m20/n300.json", "results/scale/blobs/nystrom-iklr-m40/n300.json"]
     assert plan_scale.points({"papers": {}}) == []
+    # m landmarks are drawn from the n rows: no Nyström point with m > n.
+    assert plan_scale.points(study_config(landmarks=[20, 120])) == [
+        "results/scale/monk-2/iklr/n100.json", "results/scale/monk-2/svc/n100.json",
+        "results/scale/monk-2/nystrom-iklr-m20/n100.json", "results/scale/monk-2/nystrom-iklr-m20/n169.json",
+        "results/scale/monk-2/nystrom-iklr-m120/n169.json", "results/scale/blobs/nystrom-iklr-m20/n300.json",
+        "results/scale/blobs/nystrom-iklr-m120/n300.json"]
     assert plan_scale.parse_variant("nystrom-iklr-m500") == ("nystrom-iklr", 500)
     assert plan_scale.parse_variant("ksvm") == ("ksvm", None)
     with pytest.raises(KreinbenchError, match="'nystrom-iklr' is no variant"):

@@ -45,14 +45,19 @@ def point_path(dataset: str, variant: str, n_train: int) -> str:
 
 
 def points(config: dict) -> list[str]:
-    """Every point's row file: each dataset's sizes × the variants (exact ones up to exact_max_n)."""
+    """Every point's row file: each dataset's sizes × the variants (exact ones up to exact_max_n,
+    Nyström ones with at most n landmarks: m landmarks are drawn from the n training rows)."""
     spec = block(config)
     if not spec:
         return []
-    exact_max_n = spec["exact_max_n"]
+
+    def planned(variant: str, n: int) -> bool:
+        m = parse_variant(variant)[1]
+        return n <= spec["exact_max_n"] if m is None else m <= n
+
     return [point_path(dataset, variant, n)
             for dataset, sizes in spec["sizes"].items() for n in sizes for variant in variants(config)
-            if parse_variant(variant)[1] is not None or n <= exact_max_n]
+            if planned(variant, n)]
 
 
 def check(config: dict) -> None:
