@@ -28,8 +28,15 @@ import scipy.linalg
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import check_choice, check_int, check_positive
-from kreinbench.methods.iklr.features import _FeatureEstimator
+from kreinbench.methods.iklr.features import NystromModel
 from kreinbench.spectrum import TRANSFORMS
+
+
+def _labels(y, n: int):
+    classes = np.unique(y)
+    if classes.size != 2 or len(y) != n:
+        raise KreinbenchError(f"needs {n} labels of two classes, got {len(y)} labels of {classes.size} classes")
+    return classes, np.where(np.asarray(y) == classes[1], 1.0, -1.0)
 
 
 def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):
@@ -42,35 +49,7 @@ def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):
     return Q, R, sigma[keep], W[:, keep]
 
 
-class _NystromBaseline(_FeatureEstimator):
-    """KreinNystrom features of the rows, then a model on them: ``fit(X, y)``, ``decision_function(X)``."""
-
-    def _features(self, X):
-        from kreinbench.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.nystrom imports the kernels)
-
-        self.nystrom_ = KreinNystrom(self.kernel, n_components=self.n_components, landmarks=self.landmarks,
-                                     random_state=self.random_state, rcond=self.rcond).fit(X)
-        return self.nystrom_.transform(X)
-
-    @staticmethod
-    def _labels(y, n: int):
-        classes = np.unique(y)
-        if classes.size != 2 or len(y) != n:
-            raise KreinbenchError(f"needs {n} labels of two classes, got {len(y)} labels of {classes.size} classes")
-        return classes, np.where(np.asarray(y) == classes[1], 1.0, -1.0)
-
-    def decision_function(self, X):
-        """Scores of the rows ``X``, in row blocks (no n_test × m feature matrix)."""
-        return self.nystrom_.linear_scores(X, self.coef_) + self.intercept_
-
-    def predict(self, X):
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def score(self, X, y):
-        return float(np.mean(self.predict(X) == np.asarray(y)))
-
-
-class NystromSpectrumKLR(_NystromBaseline):
+class NystromSpectrumKLR(NystromModel):
     """Flip, Clip or Shift KLR on the Kreĭn Nyström approximation (see the module docstring).
 
     Parameters
@@ -114,7 +93,7 @@ class NystromSpectrumKLR(_NystromBaseline):
         tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, minimum=1)
         Phi = self._features(X)
-        self.classes_, y_pm = self._labels(y, Phi.shape[0])
+        self.classes_, y_pm = _labels(y, Phi.shape[0])
         Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
         t = TRANSFORMS[self.transform](sigma)
         kept = t > 0  # Clip's zeros leave the model
@@ -130,7 +109,7 @@ class NystromSpectrumKLR(_NystromBaseline):
         return self
 
 
-class NystromKSVM(_NystromBaseline):
+class NystromKSVM(NystromModel):
     """KSVM (Loosli et al.) on the Kreĭn Nyström approximation (see the module docstring).
 
     The SVM on the flipped approximation is libsvm's with a linear kernel on r features (its kernel
@@ -176,7 +155,7 @@ class NystromKSVM(_NystromBaseline):
         tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, minimum=-1)
         Phi = self._features(X)
-        self.classes_, y_pm = self._labels(y, Phi.shape[0])
+        self.classes_, y_pm = _labels(y, Phi.shape[0])
         Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
         Psi = Q @ W
         svm = SVC(kernel="linear", C=C, tol=tol, max_iter=max_iter).fit(Psi * np.sqrt(np.abs(sigma)), y_pm)

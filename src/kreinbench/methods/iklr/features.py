@@ -224,7 +224,29 @@ class KreinLogisticRegression(_FeatureEstimator):
         return float(np.mean(self.predict(Phi) == np.asarray(y)))
 
 
-class NystromIKLR(_FeatureEstimator):
+class NystromModel(_FeatureEstimator):
+    """A model linear in the Kreĭn Nyström features of the rows: ``fit(X, y)`` computes them
+    (:meth:`_features`) and sets ``coef_`` and ``intercept_``; scores come in row blocks."""
+
+    def _features(self, X) -> np.ndarray:
+        from kreinbench.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.nystrom imports the kernels)
+
+        self.nystrom_ = KreinNystrom(self.kernel, n_components=self.n_components, landmarks=self.landmarks,
+                                     random_state=self.random_state, rcond=self.rcond).fit(X)
+        return self.nystrom_.transform(X)
+
+    def decision_function(self, X):
+        """Scores of the rows ``X``, in row blocks (no n_test × m feature matrix)."""
+        return self.nystrom_.linear_scores(X, self.coef_) + self.intercept_
+
+    def predict(self, X):
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def score(self, X, y):
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+class NystromIKLR(NystromModel):
     """IKLR at O(n·m) memory: Kreĭn Nyström features of the raw rows, then :class:`KreinLogisticRegression`.
 
     ``fit(X, y)`` and ``decision_function(X_test)`` take feature rows, never a kernel matrix.
@@ -242,6 +264,8 @@ class NystromIKLR(_FeatureEstimator):
     ----------
     nystrom_ : KreinNystrom
     model_ : KreinLogisticRegression
+    coef_, intercept_
+        The model's, on the Nyström features: decision φ(x)ᵀ coef_ + intercept_.
     classes_ : ndarray of shape (2,)
     """
 
@@ -259,22 +283,9 @@ class NystromIKLR(_FeatureEstimator):
         self.max_inner = max_inner
 
     def fit(self, X, y):
-        from kreinbench.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.nystrom imports the kernels)
-
-        self.nystrom_ = KreinNystrom(self.kernel, n_components=self.n_components, landmarks=self.landmarks,
-                                     random_state=self.random_state, rcond=self.rcond).fit(X)
+        Phi = self._features(X)
         self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
                                               max_inner=self.max_inner)
-        self.model_.fit(self.nystrom_.transform(X), y, eigenvalues=self.nystrom_.eigenvalues_)
-        self.classes_ = self.model_.classes_
+        self.model_.fit(Phi, y, eigenvalues=self.nystrom_.eigenvalues_)
+        self.classes_, self.coef_, self.intercept_ = self.model_.classes_, self.model_.coef_, self.model_.intercept_
         return self
-
-    def decision_function(self, X):
-        """Scores of the rows ``X``, in row blocks (no n_test × m feature matrix)."""
-        return self.nystrom_.linear_scores(X, self.model_.coef_) + self.model_.intercept_
-
-    def predict(self, X):
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def score(self, X, y):
-        return float(np.mean(self.predict(X) == np.asarray(y)))
