@@ -1,7 +1,8 @@
 """HDF5 caches of kernel matrices and their spectra, written atomically and checked on read.
 
 A kernel file holds ``K_train`` (n x n) and ``K_test`` (n_test x n_train), chunked and optionally
-compressed; a spectrum file holds ``eigenvalues`` (ascending) and, unless its ``kind`` is
+compressed, or, for an implicit kernel (:mod:`kreinbench.implicit_kernel`), its parameters and
+shapes only; a spectrum file holds ``eigenvalues`` (ascending) and, unless its ``kind`` is
 ``"eigenvalues"`` or ``"lambda_min"``, ``eigenvectors`` (columns) of the train kernel (see :mod:`kreinbench.spectrum`
 for the kinds).  Both carry as attributes what produced them (kernel parameters, hash of the input
 file, package version, shapes, dtype), and readers refuse a file whose attributes differ from what
@@ -27,6 +28,8 @@ from kreinbench.errors import CacheMismatchError
 from kreinbench.spectrum import COVERS, Spectrum
 
 COMPRESSIONS = (None, "gzip", "lzf")
+# A kernel file's ``storage``: the matrices, or only the parameters of an implicit kernel.
+MATRIX, IMPLICIT = "matrix", "implicit"
 
 
 def _encode(value: Any) -> Any:
@@ -99,6 +102,27 @@ def write_kernel(path: str | Path, K_train: np.ndarray, K_test: np.ndarray, attr
            compression)
 
 
+def write_implicit_kernel(path: str | Path, shape_train: tuple[int, int], shape_test: tuple[int, int],
+                          attrs: dict[str, Any]) -> None:
+    """Write the cache file of an implicit kernel (:mod:`kreinbench.implicit_kernel`): what
+    produced it and its shapes, no matrix."""
+    _write(path, {}, {**attrs, "storage": IMPLICIT, "shape_train": tuple(shape_train), "shape_test": tuple(shape_test)})
+
+
+def read_implicit_kernel(path: str | Path, expected: dict[str, Any] | None = None) -> dict:
+    """The attributes of an implicit kernel's cache file, checking ``expected`` ones first."""
+    return _read(path, (), {**(expected or {}), "storage": IMPLICIT})[1]
+
+
+def kernel_storage(path: str | Path) -> str:
+    """"matrix" (``K_train`` and ``K_test`` stored) or "implicit" (parameters only)."""
+    try:
+        with h5py.File(path, "r") as h5:
+            return str(h5.attrs.get("storage", MATRIX))
+    except OSError as exc:
+        raise _corrupt(path, f"is unreadable or incomplete ({exc})") from exc
+
+
 def read_kernel(path: str | Path, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
     """Read ``K_train`` and ``K_test``, checking ``expected`` attributes first."""
     K_train, attrs = read_kernel_part(path, "train", expected)
@@ -108,6 +132,9 @@ def read_kernel(path: str | Path, expected: dict[str, Any] | None = None) -> tup
 def read_kernel_part(path: str | Path, part: str, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
     """Read ``K_train`` or ``K_test`` alone (``part``: "train" or "test"), checking ``expected``
     attributes first: a job that needs one kernel need not hold the other."""
+    if kernel_storage(path) == IMPLICIT:
+        raise CacheMismatchError(f"HDF5 file {str(path)!r} is an implicit kernel (storage: implicit): it holds no "
+                                 "matrix to read; its user computes the entries it needs from the features")
     arrays, attrs = _read(path, (f"K_{part}",), expected or {})
     K = arrays[f"K_{part}"]
     stored = (tuple(attrs.get(f"shape_{part}", ())), attrs.get("dtype"))

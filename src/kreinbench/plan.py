@@ -146,6 +146,7 @@ def check_config(config: dict) -> None:
         check_tuned_by(config, name)
         check_cv_with(config, name)
         check_estimator_values(name, spec)
+        check_implicit_kernel(config, name)
     check_papers(config)
     conv = config.get("figures", {}).get("convergence")
     if conv:
@@ -177,6 +178,24 @@ def check_estimator_values(name: str, spec: dict) -> None:
                 check()
             except KreinbenchError as exc:
                 raise KreinbenchError(f"{where}: {exc}") from exc
+
+
+def check_implicit_kernel(config: dict, name: str) -> None:
+    """A method on a kernel with ``storage: implicit`` must take one (its blocks computed where it
+    uses them) and has nothing to cross-validate: a CV would slice a kernel per fold."""
+    spec = config["methods"][name]
+    kernel = config["kernels"][spec["kernel"]]
+    if kernel.get("storage") != "implicit":
+        return
+    where = f"config methods.{name}"
+    estimator = estimator_class(spec["estimator"], f"{where}.estimator")(**spec.get("params", {}))
+    if not getattr(estimator, "takes_implicit_kernel", lambda kind: False)(kernel["type"]):
+        raise KreinbenchError(f"{where}: {spec['estimator']} with params {spec.get('params', {})} needs the kernel "
+                              f"matrix, but kernel {spec['kernel']!r} has storage: implicit (methods that take an "
+                              "implicit kernel: SVM on rbf or sigmoid, DANK with n_clusters)")
+    if spec.get("grid") or len(kernel_instances(config, spec["kernel"])) > 1 or spec.get("tuned_by"):
+        raise KreinbenchError(f"{where}: kernel {spec['kernel']!r} has storage: implicit, so the method takes fixed "
+                              "parameters and one kernel instance (no CV grid, no tuned_by)")
 
 
 def check_tuned_by(config: dict, name: str) -> None:
@@ -385,10 +404,11 @@ FULL_SCALE = "full"
 
 
 def scaled_config(config: dict) -> dict:
-    """The config at its ``scale``: repetitions at most ``scales[scale].repetitions``, every
-    dataset's n capped at ``scales[scale].max_n`` (a ``split.max_n`` it already has is kept if
-    smaller), and the settings of ``scales[scale].papers`` in place of those of ``papers`` (e.g.
-    fewer iterations for DANK's figures), key by key.
+    """The config at its ``scale``: repetitions at most ``scales[scale].repetitions``, the
+    settings of ``scales[scale]``'s ``dataset_options``, ``kernels``, ``methods`` and ``papers`` in
+    place of the config's, key by key (a null removes the key: ``split: {max_n: null}`` lifts a
+    cap, ``methods: {m: null}`` drops a method), then every dataset's n capped at
+    ``scales[scale].max_n`` (a ``split.max_n`` it already has is kept if smaller).
 
     A scaled run writes the same paths as the full one: Snakemake sees the changed split
     parameters and repetitions and reruns what they affect, so the two never mix silently.
@@ -401,25 +421,33 @@ def scaled_config(config: dict) -> dict:
                               f"{', '.join([FULL_SCALE, *config.get('scales', {})])})")
     scale = config["scales"][name]
     scaled = {**config, "repetitions": min(config["repetitions"], scale.get("repetitions", config["repetitions"]))}
+    for key in SCALED_BLOCKS:
+        if key in scale:
+            scaled[key] = _overridden(config.get(key, {}), scale[key])
     if "max_n" in scale:
         options = {}
         for dataset in config["datasets"]:
-            entry = config.get("dataset_options", {}).get(dataset, {})
+            entry = scaled.get("dataset_options", {}).get(dataset, {})
             split = entry.get("split", {})
             cap = min(scale["max_n"], split.get("max_n", scale["max_n"]))
             options[dataset] = {**entry, "split": {**split, "max_n": cap}}
         scaled["dataset_options"] = options
-    if "papers" in scale:
-        scaled["papers"] = _overridden(config.get("papers", {}), scale["papers"])
     return scaled
 
 
+# The blocks of a config that a scale overrides key by key.
+SCALED_BLOCKS = ("dataset_options", "kernels", "methods", "papers")
+
+
 def _overridden(settings: dict, overrides: dict) -> dict:
-    """``settings`` with each leaf of ``overrides`` in place of its own (nested dicts merged); an
-    override of a block ``settings`` lacks (a figure the config does not ask for) adds nothing."""
+    """``settings`` with each leaf of ``overrides`` in place of its own (nested dicts merged, a
+    None removes the key); an override of a block ``settings`` lacks (a figure the config does not
+    ask for) adds nothing."""
     merged = dict(settings)
     for key, value in overrides.items():
-        if isinstance(value, dict):
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, dict):
             if isinstance(merged.get(key), dict):
                 merged[key] = _overridden(merged[key], value)
         else:

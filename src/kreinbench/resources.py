@@ -24,6 +24,12 @@ of KLR / SpectrumKLR / IKLR-CCICP 0.2–0.56 ns·n³), rounded up:
   fold's sub-kernels, the estimator's eigendecomposition and work arrays, the best instance's
   spectrum); :data:`FIT_NS` ns × n_fit³ for each candidate on each fold (n_fit = (k−1)/k·n)
   and one final fit (n_fit = n).
+- kernel and fit on an implicit kernel (``storage: implicit``, :mod:`kreinbench.implicit_kernel`):
+  the kernel job writes parameters only (nothing beyond the base); a fit holds libsvm's row cache
+  (:data:`LIBSVM_CACHE_MB`), :data:`IMPLICIT_BLOCKS` kernel blocks and, for partitioned DANK,
+  :data:`FIT_COPIES` × 8c² for its largest cluster (c = :data:`CLUSTER_IMBALANCE` × n / v, at most
+  n), and takes :data:`KERNEL_NS` ns × d × (:data:`IMPLICIT_PASSES` × n² + m·n): libsvm computes
+  kernel rows as it needs them, a few passes over the training set, and scores each test point.
 - fit_batch (a dataset × repetition's fits one after another): the largest fit's memory, the sum
   of the fits' times.
 - scale_point (one point of the scale study, n from its wildcard): an exact method holds
@@ -72,6 +78,10 @@ RUNTIME_SAFETY = 4.0
 RUNTIME_FLOOR_MIN = 10
 N_PER_THREAD = 2500
 MAX_THREADS = 8
+LIBSVM_CACHE_MB = 1000
+IMPLICIT_BLOCKS = 4
+IMPLICIT_PASSES = 10
+CLUSTER_IMBALANCE = 4
 SCALE_EXACT_COPIES = 4
 SCALE_EXACT_NS = 0.6
 SCALE_NYSTROM_COPIES = 6
@@ -132,6 +142,14 @@ def fit_cost(size: Size, *, instances: int, candidates: int, folds: int) -> Cost
     memory = 8.0 * (instances * (n * n + m * n) + FIT_COPIES * n * n)
     fits = candidates * folds * ((folds - 1) / folds) ** 3 + 1
     return Cost(memory=memory, seconds=FIT_NS * 1e-9 * n**3 * fits)
+
+
+def implicit_fit_cost(size: Size, n_clusters: int | None) -> Cost:
+    """A fit on an implicit kernel: libsvm's cache, a few kernel blocks, the largest cluster's block."""
+    n, m, d = size.n_train, size.n_test, size.n_features
+    cluster = 0 if n_clusters is None else min(n, CLUSTER_IMBALANCE * n / n_clusters)
+    memory = LIBSVM_CACHE_MB * MB + IMPLICIT_BLOCKS * KERNEL_BLOCK_BYTES + 8.0 * FIT_COPIES * cluster**2
+    return Cost(memory=memory, seconds=KERNEL_NS * 1e-9 * d * (IMPLICIT_PASSES * n * n + m * n))
 
 
 def scale_point_cost(size: Size, m: int | None) -> Cost:
@@ -197,9 +215,9 @@ class JobResources:
             return Size(int(wildcards.n_train), size.n_test, size.n_features)
         return split_size(split_path(wildcards.dataset, int(wildcards.rep)))
 
-    def cost(self, rule: str, wildcards, input, instances: int = 1) -> Cost | None:
+    def cost(self, rule: str, wildcards, input, instances: int = 1, kernel: str | None = None) -> Cost | None:
         """The modelled cost of one job, or None while its size is unknown (files not yet made);
-        ``instances``: the kernel instances a kernel job computes."""
+        ``instances``: the kernel instances a kernel job computes, ``kernel``: its config kernel."""
         if rule not in self.RULES:
             raise ValueError(f"no cost model for rule {rule!r}; known: {', '.join(self.RULES)}")
         if rule == "split":
@@ -211,7 +229,7 @@ class JobResources:
         if rule == "scale_point":
             return scale_point_cost(size, parse_variant(wildcards.variant)[1])
         if rule == "kernel":
-            return kernel_cost(size, instances)
+            return Cost(0.0, 0.0) if self._implicit(kernel) else kernel_cost(size, instances)
         if rule == "spectrum":
             return spectrum_cost(size)
         if rule == "fit":
@@ -225,18 +243,23 @@ class JobResources:
     def method_cost(self, size: Size, method: str) -> Cost:
         """One fit of ``method``: every instance of its kernel's grid held, each candidate cross-validated."""
         spec = self.config["methods"][method]
+        if self._implicit(spec["kernel"]):
+            return implicit_fit_cost(size, spec.get("params", {}).get("n_clusters"))
         instances = len(kernel_instances(self.config, spec["kernel"]))
         return fit_cost(size, instances=instances, candidates=instances * _grid_points(spec),
                         folds=int(self.config["cv_folds"]))
 
-    def mem_mb(self, rule: str) -> Callable[..., int]:
+    def _implicit(self, kernel: str | None) -> bool:
+        return kernel is not None and self.config["kernels"][kernel].get("storage") == "implicit"
+
+    def mem_mb(self, rule: str, kernel: str | None = None) -> Callable[..., int]:
         def mem(wildcards, input, attempt):
-            return mem_mb(self.cost(rule, wildcards, input), attempt)
+            return mem_mb(self.cost(rule, wildcards, input, kernel=kernel), attempt)
         return mem
 
-    def runtime(self, rule: str, instances: int = 1) -> Callable[..., int]:
+    def runtime(self, rule: str, instances: int = 1, kernel: str | None = None) -> Callable[..., int]:
         def runtime(wildcards, input, attempt):
-            return runtime_min(self.cost(rule, wildcards, input, instances), attempt)
+            return runtime_min(self.cost(rule, wildcards, input, instances, kernel), attempt)
         return runtime
 
     def threads(self, rule: str) -> Callable[..., int]:

@@ -28,8 +28,10 @@ for kernel_name in config["kernels"]:
             "../envs/kreinbench.yaml"
         threads: job_resources.threads("kernel")
         resources:
-            mem_mb=job_resources.mem_mb("kernel"),
-            runtime=job_resources.runtime("kernel", instances=len(kernel_specs)),
+            mem_mb=job_resources.mem_mb("kernel", kernel=kernel_name),
+            runtime=job_resources.runtime(
+                "kernel", instances=len(kernel_specs), kernel=kernel_name
+            ),
         params:
             specs={
                 instance: plan.canonical(spec)

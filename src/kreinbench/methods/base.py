@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.implicit_kernel import is_implicit
 
 
 class ConvergenceWarning(UserWarning):
@@ -40,15 +41,22 @@ def check_choice(name: str, value, choices) -> str:
     return value
 
 
-def check_train_kernel(K, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validate a square train kernel and binary labels; return K, y in {-1,+1}, and classes."""
-    K = np.asarray(K, dtype=float)
+def check_train_kernel(K, y, *, implicit: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate a square train kernel and binary labels; return K, y in {-1,+1}, and classes.
+
+    ``implicit=True``: an estimator that takes the parts it needs of an
+    :class:`~kreinbench.implicit_kernel.ImplicitKernel` gets it back as it is (its entries are
+    computed from finite features); any other estimator's ``np.asarray`` of one is an error that
+    says how large the matrix would be.
+    """
+    if not (implicit and is_implicit(K)):
+        K = np.asarray(K, dtype=float)
     y = np.asarray(y)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
     if y.ndim != 1 or y.shape[0] != K.shape[0]:
         raise KreinbenchError(f"y must have shape ({K.shape[0]},) to match K, got {y.shape}")
-    if not np.all(np.isfinite(K)):
+    if not is_implicit(K) and not np.all(np.isfinite(K)):
         raise KreinbenchError("K contains NaN or infinite entries")
     classes = np.unique(y)
     if classes.size != 2:
@@ -57,15 +65,17 @@ def check_train_kernel(K, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return K, y_pm, classes
 
 
-def check_cross_kernel(K_cross, n_train: int) -> np.ndarray:
-    """Validate a test cross-kernel of shape (n_test, n_train)."""
-    K_cross = np.asarray(K_cross, dtype=float)
+def check_cross_kernel(K_cross, n_train: int, *, implicit: bool = False) -> np.ndarray:
+    """Validate a test cross-kernel of shape (n_test, n_train) (``implicit``: as for
+    :func:`check_train_kernel`)."""
+    if not (implicit and is_implicit(K_cross)):
+        K_cross = np.asarray(K_cross, dtype=float)
     if K_cross.ndim != 2 or K_cross.shape[1] != n_train:
         raise KreinbenchError(
             f"K_cross must have shape (n_test, {n_train}) (rows: test points, columns: training points), "
             f"got {K_cross.shape}"
         )
-    if not np.all(np.isfinite(K_cross)):
+    if not is_implicit(K_cross) and not np.all(np.isfinite(K_cross)):
         raise KreinbenchError("K_cross contains NaN or infinite entries")
     return K_cross
 
@@ -161,11 +171,16 @@ class KernelClassifierMixin(Estimator):
       ``needs_features``: ``fit(K, y, X)`` and ``decision_function(K_cross, X_test)`` also take
       the feature matrices;
     - fitted ``history_`` (list of dicts, one per iteration, with at least ``iteration`` and
-      ``objective``), and where meaningful ``n_iter_``, ``stationarity_`` and ``diverged_``.
+      ``objective``), and where meaningful ``n_iter_``, ``stationarity_`` and ``diverged_``;
+    - ``takes_implicit_kernel(kernel_type)``: True when ``fit`` and ``decision_function`` take an
+      :class:`~kreinbench.implicit_kernel.ImplicitKernel` of that kernel type (default: never).
     """
 
     needs_spectrum = False
     needs_features = False
+
+    def takes_implicit_kernel(self, kernel_type: str) -> bool:
+        return False
 
     def predict(self, K_cross, *args):
         scores = self.decision_function(K_cross, *args)

@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from kreinbench import cache
-from kreinbench.atomic import write_text_atomic
+from kreinbench.atomic import sha256_file, write_text_atomic
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
+from kreinbench.implicit_kernel import ImplicitKernel
 from kreinbench.kernels import block_rows
 from kreinbench.methods import estimator_class
 from kreinbench.plan import spectrum_kind
@@ -41,9 +42,17 @@ def seeded(estimator_cls, fixed: dict, seed: int) -> dict:
     return {**fixed, "random_state": seed % 2**32}
 
 
-def read_finite_kernel(path: str, part: str, instance: str) -> np.ndarray:
-    """The ``part`` ("train" or "test") kernel of a cache file, checked finite (in row blocks:
-    no n x n boolean temporary)."""
+def load_kernel(path: str, part: str, instance: str, data, split: str):
+    """The ``part`` ("train" or "test") kernel of a cache file: its matrix, checked finite (in row
+    blocks: no n x n boolean temporary), or, for an implicit kernel, an :class:`ImplicitKernel` on
+    the features of ``data`` (the split file ``split`` it was made for)."""
+    if cache.kernel_storage(path) == cache.IMPLICIT:
+        attrs = cache.read_implicit_kernel(path, {"instance": instance, "split_sha256": sha256_file(split)})
+        params = json.loads(attrs["kernel"])
+        name = f"{part} kernel of HDF5 file {path!r}"
+        if part == "train":
+            return ImplicitKernel(params, data.X_train, name=name)
+        return ImplicitKernel(params, data.X_test, data.X_train, name=name)
     K, _ = cache.read_kernel_part(path, part, {"instance": instance})
     rows = block_rows(K.shape[1])
     if not all(np.isfinite(K[i:i + rows]).all() for i in range(0, K.shape[0], rows)):
@@ -121,7 +130,7 @@ def select(make, *, method: str, dataset: str, rep: int, spec: dict, cv_members:
     return selection, members
 
 
-def final_fit(estimator, K_train, kernel_path: str, instance: str, data, spectrum) -> dict:
+def final_fit(estimator, K_train, kernel_path: str, instance: str, data, split: str, spectrum) -> dict:
     """Fit ``estimator`` on the chosen instance's train kernel (with its ``spectrum`` where it reads
     one), then its test and training accuracy, times and warnings. The test kernel is read after
     the fit, so that it is not held while the fit allocates (peak memory)."""
@@ -135,7 +144,7 @@ def final_fit(estimator, K_train, kernel_path: str, instance: str, data, spectru
         train_time = time.perf_counter() - start
     for w in caught:
         log.warning("%s: %s", w.category.__name__, w.message)
-    K_test = read_finite_kernel(kernel_path, "test", instance)
+    K_test = load_kernel(kernel_path, "test", instance, data, split)
     start = time.perf_counter()
     accuracy = estimator.score(K_test, data.y_test, *test_features)
     test_time = time.perf_counter() - start
@@ -180,7 +189,7 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     paths = {Path(path).name.removesuffix(".h5"): str(path) for path in kernels}
     if tuned is not None:
         paths = {tuned.best_instance: paths[tuned.best_instance]}
-    train_kernels = {instance: read_finite_kernel(path, "train", instance) for instance, path in paths.items()}
+    train_kernels = {instance: load_kernel(path, "train", instance, data, split) for instance, path in paths.items()}
 
     def make(params):
         return estimator_cls(**fixed, **params)
@@ -205,7 +214,7 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     # The train kernel's extreme eigenvalues, where the method reads its spectrum (Ying Table 3).
     eigenvalues = {f"kernel_{k}": v for k, v in (spectrum.summary() if spectrum else {}).items()
                    if k in ("mu_min", "mu_max")}
-    outcome = final_fit(estimator, train_kernels[best], paths[best], best, data, spectrum)
+    outcome = final_fit(estimator, train_kernels[best], paths[best], best, data, split, spectrum)
     result = {
         "dataset": dataset,
         "method": method,

@@ -8,6 +8,7 @@ import time
 from kreinbench import cache
 from kreinbench.atomic import sha256_file
 from kreinbench.data.split import read_split
+from kreinbench.implicit_kernel import ImplicitKernel
 from kreinbench.kernels import kernel_matrices, resolve_params
 from kreinbench.spectrum import check_symmetric_kernel, compute_spectrum
 
@@ -22,11 +23,19 @@ def kernel(*, split: str, specs: dict[str, dict], kernels: list[str]) -> None:
     split_sha256 = sha256_file(split)
     for (instance, spec), path in zip(specs.items(), kernels, strict=True):
         params = resolve_params(spec, data.X_train.shape[1], split_seed=int(data.attrs["seed"]))
+        attrs = {"kernel": params, "instance": instance, "split_sha256": split_sha256}
+        if spec.get("storage") == cache.IMPLICIT:
+            # Its fits compute the entries they need from the split's features.
+            ImplicitKernel(params, data.X_train, name=f"kernel {instance!r}")  # a kernel that cannot be implicit fails here
+            n, n_test = data.X_train.shape[0], data.X_test.shape[0]
+            cache.write_implicit_kernel(path, (n, n), (n_test, n), attrs)
+            log.info("%s: implicit, %d x %d train and %d x %d test entries computed where used", params, n, n,
+                     n_test, n)
+            continue
         start = time.perf_counter()
         K_train, K_test = kernel_matrices(params, data.X_train, data.X_test)
         log.info("%s: K_train %s, K_test %s in %.2f s", params, K_train.shape, K_test.shape, time.perf_counter() - start)
-        cache.write_kernel(path, K_train, K_test, {"kernel": params, "instance": instance, "split_sha256": split_sha256},
-                           compression=spec.get("compression"))
+        cache.write_kernel(path, K_train, K_test, attrs, compression=spec.get("compression"))
         del K_train, K_test
 
 

@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.implicit_kernel import LIBSVM_TYPES
 from kreinbench.methods.base import (
     ConvergenceWarning,
     KernelClassifierMixin,
@@ -37,6 +38,7 @@ from kreinbench.methods.dank.partition import merged_history, partition, solve_c
 from kreinbench.methods.dank.solver import relative_gap
 from kreinbench.methods.dank.problem import PROJECTIONS, SOLVERS, STOPPING_RULES, solve_dank
 from kreinbench.methods.dank.neighbours import EXTENSIONS, extension_indices
+from kreinbench.methods.solvers.libsvm import libsvm_dual
 
 ETA_RULES = {"svm", "0.1C2"}
 # Starts of the exact version's ascent: α = 0 (Algorithm 1), or the α of the SVM on the same K and C.
@@ -56,14 +58,10 @@ def c2_factor(eta: str) -> float | None:
     return k if k > 0.0 and np.isfinite(k) else None
 
 
-def svm_dual(C: float, K: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """α of ``SVC(C, kernel="precomputed")`` fitted on K and ±1 labels ``y`` (0 off its support vectors)."""
-    from sklearn.svm import SVC  # noqa: PLC0415 (scikit-learn costs 1.5 s of start-up; only this path needs it)
-
-    svm = SVC(C=C, kernel="precomputed").fit(K, y)
-    alpha = np.zeros(y.size)
-    alpha[svm.support_] = np.abs(svm.dual_coef_[0])
-    return alpha
+def svm_dual(C: float, K, y: np.ndarray) -> np.ndarray:
+    """α of libsvm's SVM (C) fitted on K (a matrix, or an implicit kernel libsvm computes itself)
+    and ±1 labels ``y`` (0 off its support vectors)."""
+    return libsvm_dual(K, y, C)[0]
 
 
 def resolve_eta(eta, C: float, K: np.ndarray, y: np.ndarray, *, svm_alpha=None) -> float:
@@ -240,6 +238,10 @@ class DANK(KernelClassifierMixin):
             "max_rank": None if self.max_rank is None else check_int("max_rank", self.max_rank, minimum=1),
         }
 
+    def takes_implicit_kernel(self, kernel_type: str) -> bool:
+        # The partitioned version takes its clusters' blocks; η's SVM needs a kernel libsvm computes.
+        return self.n_clusters is not None and (self.eta != "svm" or kernel_type in LIBSVM_TYPES)
+
     # -- fitting ----------------------------------------------------------------------------
     def fit(self, K, y, X, *, warm_start=None):
         """Fit on the train kernel ``K`` (n, n), labels ``y`` (two classes) and features ``X`` (n, d).
@@ -248,7 +250,9 @@ class DANK(KernelClassifierMixin):
         onto A first, in place of ``init``'s start.  The maximum is the same.
         """
         p = self._validated()
-        K, y_pm, self.classes_ = check_train_kernel(K, y)
+        # The partitioned version takes its clusters' blocks of an implicit kernel (and η's SVM
+        # computes it in libsvm); the exact one needs the matrix.
+        K, y_pm, self.classes_ = check_train_kernel(K, y, implicit=p["n_clusters"] is not None)
         self.X_fit_ = check_features(X, K.shape[0], "X")
         if p["n_clusters"] is not None and p["n_clusters"] > K.shape[0]:
             raise KreinbenchError(f"parameter n_clusters={p['n_clusters']} exceeds the {K.shape[0]} training points")
@@ -349,7 +353,7 @@ class DANK(KernelClassifierMixin):
 
     def decision_function(self, K_cross, X_test):
         """Σᵢ αᵢ yᵢ F'_ij K(xᵢ, x'_j) + b for a cross-kernel (n_test, n_train) and features (n_test, d)."""
-        K_cross = check_cross_kernel(K_cross, self.alpha_.size)
+        K_cross = check_cross_kernel(K_cross, self.alpha_.size, implicit=hasattr(self, "_clusters"))
         X_test = check_features(X_test, K_cross.shape[0], "X_test")
         if not hasattr(self, "_clusters"):
             F = self._F

@@ -7,19 +7,19 @@ predict with f(x) = Σ_i c_i k(x, x_i) + b.
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.implicit_kernel import LIBSVM_TYPES
 from kreinbench.methods.base import (
-    ConvergenceWarning,
     KernelClassifierMixin,
     check_cross_kernel,
     check_int,
     check_positive,
     check_train_kernel,
 )
+from kreinbench.methods.solvers.libsvm import libsvm_dual
 from kreinbench.spectrum import Spectrum, eigendecompose
 
 
@@ -27,24 +27,6 @@ def dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> float:
     """eᵀα − ½αᵀYKYα, the SVM dual objective (to be maximized)."""
     v = y * alpha
     return float(alpha.sum() - 0.5 * v @ (K @ v))
-
-
-def _libsvm_fit(K: np.ndarray, y_pm: np.ndarray, C: float, tol: float, max_iter: int) -> tuple[np.ndarray, float, int]:
-    """Solve the SVM dual with libsvm; return α (one per training point), b and libsvm's iterations."""
-    from sklearn.svm import SVC  # noqa: PLC0415 (scikit-learn costs 1.5 s of start-up; only this path needs it)
-
-    svc = SVC(kernel="precomputed", C=C, tol=tol, max_iter=max_iter, shrinking=True)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        svc.fit(K, y_pm)
-    alpha = np.zeros(y_pm.size)
-    # sklearn's dual_coef_ holds y_i α_i, signed so that a positive score means classes_[1] = +1.
-    alpha[svc.support_] = np.abs(svc.dual_coef_[0])
-    hit_limit = any("max_iter" in str(w.message) for w in caught)
-    if hit_limit:
-        warnings.warn(f"libsvm stopped at max_iter={max_iter} before reaching tol={tol:g}",
-                      ConvergenceWarning, stacklevel=3)
-    return alpha, float(svc.intercept_[0]), int(np.asarray(svc.n_iter_).sum())
 
 
 class SVM(KernelClassifierMixin):
@@ -85,12 +67,16 @@ class SVM(KernelClassifierMixin):
         return (check_positive("C", self.C), check_positive("tol", self.tol),
                 check_int("max_iter", self.max_iter, minimum=-1))
 
+    def takes_implicit_kernel(self, kernel_type: str) -> bool:
+        return type(self) is SVM and kernel_type in LIBSVM_TYPES
+
     def fit(self, K, y):
-        """Fit on the train kernel ``K`` (n, n) and labels ``y`` (two classes)."""
+        """Fit on the train kernel ``K`` (n, n), or an implicit one of a kernel libsvm computes
+        itself (RBF, sigmoid), and labels ``y`` (two classes)."""
         C, tol, max_iter = self._validated()
-        K, y_pm, self.classes_ = check_train_kernel(K, y)
+        K, y_pm, self.classes_ = check_train_kernel(K, y, implicit=type(self) is SVM)
         start = time.perf_counter()
-        self.alpha_, self.intercept_, self.n_iter_ = _libsvm_fit(K, y_pm, C, tol, max_iter)
+        self.alpha_, self.intercept_, self.n_iter_ = libsvm_dual(K, y_pm, C, tol=tol, max_iter=max_iter)
         self.dual_coef_ = y_pm * self.alpha_
         self.history_ = [{"iteration": self.n_iter_, "objective": dual_objective(K, y_pm, self.alpha_),
                           "elapsed": time.perf_counter() - start}]
@@ -99,7 +85,7 @@ class SVM(KernelClassifierMixin):
 
     def decision_function(self, K_cross):
         """Scores K_cross (y ⊙ α) + b for a cross-kernel of shape (n_test, n_train)."""
-        K_cross = check_cross_kernel(K_cross, self.alpha_.size)
+        K_cross = check_cross_kernel(K_cross, self.alpha_.size, implicit=True)
         return K_cross @ self.dual_coef_ + self.intercept_
 
 
@@ -144,7 +130,7 @@ class KSVM(SVM):
         mu, U = spectrum.eigenvalues, spectrum.eigenvectors
         K_flip = (U * np.abs(mu)) @ U.T
         K_flip = (K_flip + K_flip.T) / 2
-        self.alpha_, self.intercept_, self.n_iter_ = _libsvm_fit(K_flip, y_pm, C, tol, max_iter)
+        self.alpha_, self.intercept_, self.n_iter_ = libsvm_dual(K_flip, y_pm, C, tol=tol, max_iter=max_iter)
         signs = np.where(mu < -spectrum.negative_tolerance(), -1.0, 1.0)
         c = y_pm * self.alpha_
         self.dual_coef_ = U @ (signs * (U.T @ c))
