@@ -49,18 +49,11 @@ class ImplicitKernel:
     def shape(self) -> tuple[int, int]:
         return (self.X_rows.shape[0], self.X_cols.shape[0])
 
-    @property
-    def is_train(self) -> bool:
-        return self.X_cols is self.X_rows
-
-    def dense_gib(self) -> float:
-        """What the whole matrix would take in float64."""
-        return self.shape[0] * self.shape[1] * 8 / 2**30
-
     def __array__(self, dtype=None, copy=None):
+        gib = self.shape[0] * self.shape[1] * 8 / 2**30  # the whole matrix in float64
         raise KreinbenchError(
             f"{self.name} ({self.shape[0]} x {self.shape[1]}) is implicit (kernel storage: implicit) and would "
-            f"take {self.dense_gib():.1f} GiB as a matrix; this method needs the matrix whole. Use a method that "
+            f"take {gib:.1f} GiB as a matrix; this method needs the matrix whole. Use a method that "
             "takes an implicit kernel (SVM, DANK with n_clusters) or drop storage: implicit from the kernel"
         )
 

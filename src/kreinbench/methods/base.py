@@ -49,15 +49,13 @@ def check_train_kernel(K, y, *, implicit: bool = False) -> tuple[np.ndarray, np.
     computed from finite features); any other estimator's ``np.asarray`` of one is an error that
     says how large the matrix would be.
     """
-    if not (implicit and is_implicit(K)):
-        K = np.asarray(K, dtype=float)
+    K = _kernel(K, implicit)
     y = np.asarray(y)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
     if y.ndim != 1 or y.shape[0] != K.shape[0]:
         raise KreinbenchError(f"y must have shape ({K.shape[0]},) to match K, got {y.shape}")
-    if not is_implicit(K) and not np.all(np.isfinite(K)):
-        raise KreinbenchError("K contains NaN or infinite entries")
+    _check_finite(K, "K")
     classes = np.unique(y)
     if classes.size != 2:
         raise KreinbenchError(f"this estimator is binary: y must have exactly 2 classes, got {classes.size} ({classes[:5]})")
@@ -68,16 +66,26 @@ def check_train_kernel(K, y, *, implicit: bool = False) -> tuple[np.ndarray, np.
 def check_cross_kernel(K_cross, n_train: int, *, implicit: bool = False) -> np.ndarray:
     """Validate a test cross-kernel of shape (n_test, n_train) (``implicit``: as for
     :func:`check_train_kernel`)."""
-    if not (implicit and is_implicit(K_cross)):
-        K_cross = np.asarray(K_cross, dtype=float)
+    K_cross = _kernel(K_cross, implicit)
     if K_cross.ndim != 2 or K_cross.shape[1] != n_train:
         raise KreinbenchError(
             f"K_cross must have shape (n_test, {n_train}) (rows: test points, columns: training points), "
             f"got {K_cross.shape}"
         )
-    if not is_implicit(K_cross) and not np.all(np.isfinite(K_cross)):
-        raise KreinbenchError("K_cross contains NaN or infinite entries")
+    _check_finite(K_cross, "K_cross")
     return K_cross
+
+
+def _kernel(K, implicit: bool):
+    """An implicit kernel as it is where the estimator takes one, else a float array (an implicit
+    kernel's ``np.asarray`` raises, saying how large the matrix would be)."""
+    return K if implicit and is_implicit(K) else np.asarray(K, dtype=float)
+
+
+def _check_finite(K, name: str) -> None:
+    # An implicit kernel's entries are computed from finite features.
+    if not is_implicit(K) and not np.all(np.isfinite(K)):
+        raise KreinbenchError(f"{name} contains NaN or infinite entries")
 
 
 class Estimator:

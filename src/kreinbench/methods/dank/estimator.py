@@ -58,12 +58,6 @@ def c2_factor(eta: str) -> float | None:
     return k if k > 0.0 and np.isfinite(k) else None
 
 
-def svm_dual(C: float, K, y: np.ndarray) -> np.ndarray:
-    """α of libsvm's SVM (C) fitted on K (a matrix, or an implicit kernel libsvm computes itself)
-    and ±1 labels ``y`` (0 off its support vectors)."""
-    return libsvm_dual(K, y, C)[0]
-
-
 def resolve_eta(eta, C: float, K: np.ndarray, y: np.ndarray, *, svm_alpha=None) -> float:
     """η as a number: given, k·C² ("<k>C2", e.g. "0.1C2" of §6.2.5), or ‖α_SVM‖²₂ of an SVM fitted
     on K first (§6.1.1; ``svm_alpha``, when given, is that SVM's α)."""
@@ -72,7 +66,7 @@ def resolve_eta(eta, C: float, K: np.ndarray, y: np.ndarray, *, svm_alpha=None) 
         if k is not None:
             return k * C**2
         check_choice("eta", eta, ETA_RULES)
-        alpha = svm_dual(C, K, y) if svm_alpha is None else svm_alpha
+        alpha = libsvm_dual(K, y, C)[0] if svm_alpha is None else svm_alpha
         value = float(alpha @ alpha)
         if value <= 0.0:
             raise KreinbenchError("parameter eta='svm': the SVM has no support vector, so ||alpha_SVM||^2 = 0; "
@@ -257,7 +251,7 @@ class DANK(KernelClassifierMixin):
         if p["n_clusters"] is not None and p["n_clusters"] > K.shape[0]:
             raise KreinbenchError(f"parameter n_clusters={p['n_clusters']} exceeds the {K.shape[0]} training points")
         exact = p["n_clusters"] is None
-        svm_alpha = svm_dual(p["C"], K, y_pm) if self.eta == "svm" or (exact and p["init"] == "svm") else None
+        svm_alpha = libsvm_dual(K, y_pm, p["C"])[0] if self.eta == "svm" or (exact and p["init"] == "svm") else None
         self.eta_ = resolve_eta(self.eta, p["C"], K, y_pm, svm_alpha=svm_alpha)
         if warm_start is not None and (p["n_clusters"] is not None or np.shape(warm_start) != y_pm.shape):
             raise KreinbenchError(f"warm_start must be dual variables of shape {y_pm.shape} of the exact version "
