@@ -46,16 +46,20 @@ PROGRESS_INTERVAL = 5.0
 RUNAWAY_FACTOR = 10.0
 
 
-def _spectral_norm(A: np.ndarray, iterations: int = 50) -> float:
-    """‖A‖₂ by power iteration on AᵀA (O(n·r) a step; an SVD of the n × r features is O(n·r²))."""
+def _spectral_norm(A: np.ndarray, iterations: int = 50, rtol: float = 1e-6) -> float:
+    """‖A‖₂ by power iteration on AᵀA (O(n·r) a step; an SVD of the n × r features is O(n·r²)),
+    stopped once the estimate moves by less than ``rtol`` relative: a kernel's top eigenvalue is
+    well separated, so that takes a few steps (EEG, n = 4000, m = 1000: 5, within 1e-8 of the norm)."""
     v = np.random.default_rng(0).standard_normal(A.shape[1])
     norm = 0.0
     for _ in range(iterations):
         w = A.T @ (A @ v)
-        norm = float(np.linalg.norm(w))
+        previous, norm = norm, float(np.linalg.norm(w))
         if norm == 0.0:
             return 0.0
         v = w / norm
+        if abs(norm - previous) <= rtol * norm:
+            break
     return float(np.sqrt(norm))
 
 
@@ -159,11 +163,15 @@ class KreinLogisticRegression(_FeatureEstimator):
         u, b = np.zeros(r), 0.0
         _, grad = gradient_f(u, b)
         g0 = max(dual_norm(grad), np.finfo(float).tiny)
-        # L-BFGS runs on x = √g_q ⊙ u: the convex part's quadratic becomes ‖x‖²/2, the metric
-        # exact IKLR's solver takes from K₊ (iklr_inner.lbfgs), so a feature of a tiny eigenvalue
-        # (g_q ~ λτ/|λ_j|) no longer stalls it.  ‖ΦS∇_u F‖ ≤ ‖Φ diag(√g_q)‖₂‖∇_x F‖, so this
-        # tolerance on x keeps the dual gradient of each subproblem below ε‖∇f(0, 0)‖.
-        scale = np.sqrt(g_q)
+        # L-BFGS runs on x = d ⊙ u with d_j² = g_q,j + ‖φ_j‖²/(4n), the subproblem's curvature along
+        # feature j where every logistic weight takes its bound 1/4 (a Jacobi preconditioner: the
+        # Kreĭn features are nearly orthogonal, ΦᵀΦ ≈ (n/m)|Λ|).  Without the loss term (d² = g_q,
+        # the metric exact IKLR's solver takes from K₊) a feature of a large eigenvalue is stiff at
+        # small λ: on EEG (n = 4000, m = 1000, λ = 1e-4) 427 L-BFGS steps, 39 with it, the same fit.
+        # ‖ΦS∇_u F‖ ≤ ‖Φ diag(d)‖₂‖∇_x F‖, so this tolerance on x keeps the dual gradient of each
+        # subproblem below ε‖∇f(0, 0)‖.
+        scale = np.sqrt(g_q + np.einsum("ij,ij->j", Phi, Phi) / (4 * n))
+        quad = g_q / scale**2  # the convex part's quadratic in x: ½ Σ quad_j x_j²
         gtol = eps * g0 / max(1.0, _spectral_norm(Phi * scale))
         radius = RUNAWAY_FACTOR * _spectral_norm(Phi) / (lam * np.sqrt(n))
         # Imported here: scipy.optimize adds start-up time to every job that imports this module.
@@ -178,8 +186,8 @@ class KreinLogisticRegression(_FeatureEstimator):
             def subproblem(x):
                 v = x[:r] / scale
                 value, w = loss_parts(v, x[r])
-                return (value + 0.5 * float(x[:r] @ x[:r]) - float(linear @ v),
-                        np.append((-(Phi.T @ w) - linear) / scale + x[:r], -w.sum()))
+                return (value + 0.5 * float(x[:r] @ (quad * x[:r])) - float(linear @ v),
+                        np.append((-(Phi.T @ w) - linear) / scale + quad * x[:r], -w.sum()))
 
             # scipy's gtol bounds the largest entry; gtol/√(r+1) there bounds the 2-norm.
             res = scipy.optimize.minimize(subproblem, np.append(scale * u, b), jac=True, method="L-BFGS-B",
