@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_svm.py
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_dank.py --sizes 200 400 --threads $(BENCH_THREADS)
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_cv.py --repeats 3 --threads $(BENCH_THREADS)
+	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_nystrom.py --repeats 3 --threads $(BENCH_THREADS) $(if $(KREINBENCH_MIRROR),--mirror $(KREINBENCH_MIRROR))
 	$(VENV)/bin/python benchmarks/bench_pipeline.py --run --cores $(BENCH_PIPELINE_CORES)
 	$(VENV)/bin/python benchmarks/bench_pipeline.py --run --cores $(BENCH_PIPELINE_CORES) --configfile workflow/configs/bench-memory.yaml --name pipeline_n2000
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/summary.py --threads $(BENCH_THREADS)

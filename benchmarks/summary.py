@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python benchmarks/summary.py [--dir results/bench] [--threads 1]
 
-Reads iklr.csv (required), kernels.csv, svm.csv, dank.csv, cv.csv and pipeline_*.csv (each
+Reads iklr.csv (required), kernels.csv, svm.csv, dank.csv, cv.csv, nystrom.csv and pipeline_*.csv (each
 optional), and records the machine, library versions and BLAS threads next to every target with
 its measured ratio.
 """
@@ -34,6 +34,9 @@ RULE_MEMORY_TARGET = 3.0  # every rule's peak memory <= 3x its kernels' bytes (b
 OVERHEAD_TARGET = 0.10  # pipeline overhead <= 10% of compute (bench_pipeline.py)
 PAPER_SPEEDUP_TARGET = 50.0  # training at least 50x faster than the papers' printed times...
 DANK_EXACT_SPEEDUP_TARGET = 10.0  # ...and 10x for exact DANK
+# bench_nystrom.py: Nyström IKLR fit <= 2x SVC's (EEG, n = 4000); all of ijcnn1 fitted and predicted
+# in <= 5 min and 2 GiB; accuracy within 1 point of exact IKLR in both.
+NYSTROM_SVC_TARGET, NYSTROM_SECONDS, NYSTROM_RSS_MIB, NYSTROM_ACCURACY_POINTS = 2.0, 300.0, 2048.0, 1.0
 
 
 def cpu_model() -> str:
@@ -202,6 +205,32 @@ def dominant_ying(r: pd.Series, solver: str) -> str:
             f"(K(α)v and the negative part of the proxy kernel {r.ms_products_rank_one:.2g} ms of it)")
 
 
+def nystrom_section(frame: pd.DataFrame) -> list[str]:
+    """Target rows of nystrom.csv (bench_nystrom.py)."""
+    get = lambda task, method: frame[(frame.task == task) & (frame.method == method)].iloc[0]  # noqa: E731
+    nys, svc, exact = get("eeg-fit", "nystrom-iklr"), get("eeg-fit", "svc"), get("eeg-fit", "iklr")
+    big, ref = get("ijcnn1-fit-predict", "nystrom-iklr"), get("ijcnn1-fit-predict", "iklr")
+
+    def within(a, b) -> str:
+        gap = 100 * (b - a)
+        return f"{a:.4f} vs {b:.4f} | {gap:+.2f} pts | {status(gap, NYSTROM_ACCURACY_POINTS)} |"
+
+    ratio = nys.seconds / svc.seconds
+    return [
+        f"| Nystrom IKLR (m = {int(nys.m)}) fit <= {NYSTROM_SVC_TARGET:g}x SVC's fit, kernel included, EEG, n = {nys.n_train} | "
+        f"{nys.seconds:.3g} s vs {svc.seconds:.3g} s | {ratio:.2f} | {status(ratio, NYSTROM_SVC_TARGET)} | |",
+        f"| Nystrom IKLR accuracy within {NYSTROM_ACCURACY_POINTS:g} point of exact IKLR (accuracy below exact), EEG, "
+        f"n = {nys.n_train} | {within(nys.accuracy, exact.accuracy)} exact IKLR fit {exact.seconds:.3g} s |",
+        f"| Nystrom IKLR (m = {int(big.m)}) fit + predict <= {NYSTROM_SECONDS:g} s, ijcnn1, {big.n_train} train rows | "
+        f"{big.seconds:.3g} s | {big.seconds / NYSTROM_SECONDS:.2f} | {status(big.seconds / NYSTROM_SECONDS, 1.0)} | |",
+        f"| Nystrom IKLR peak RSS <= {NYSTROM_RSS_MIB:g} MiB, ijcnn1, {big.n_train} train rows | {big.peak_rss_mib:.0f} MiB | "
+        f"{big.peak_rss_mib / NYSTROM_RSS_MIB:.2f} | {status(big.peak_rss_mib / NYSTROM_RSS_MIB, 1.0)} | |",
+        f"| Nystrom IKLR on all of ijcnn1 within {NYSTROM_ACCURACY_POINTS:g} point of exact IKLR at n = {ref.n_train} "
+        f"(the largest n exact runs here) | {within(big.accuracy, ref.accuracy)} exact IKLR {ref.seconds:.3g} s, "
+        f"{ref.peak_rss_mib:.0f} MiB |",
+    ]
+
+
 def paper_times_section(svm: pd.DataFrame | None, dank: pd.DataFrame | None) -> list[str]:
     """Target rows: our training time against the time printed in Ying et al.'s Table 3 (svm.csv,
     at its training sizes) and DANK's Table 3 (dank.csv, only at the paper's n = 7,490)."""
@@ -251,6 +280,8 @@ def main() -> None:
     svm = pd.read_csv(root / "svm.csv") if (root / "svm.csv").exists() else None
     dank = pd.read_csv(root / "dank.csv") if (root / "dank.csv").exists() else None
     lines += paper_times_section(svm, dank)
+    if (root / "nystrom.csv").exists():
+        lines += nystrom_section(pd.read_csv(root / "nystrom.csv"))
     for memory in sorted(root.glob("pipeline*_memory.csv")):  # one per bench_pipeline.py --name
         name = memory.name.removesuffix("_memory.csv")
         overhead = root / f"{name}_overhead.csv"
