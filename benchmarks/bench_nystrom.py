@@ -50,20 +50,27 @@ SPLITS = {"eeg": {"protocol": "random", "test_size": 0.5}, "ijcnn1": None}  # No
 EEG_N, EEG_M, IJCNN1_M = 4000, 1000, 2000
 
 
+def load_split(dataset: str, options: dict | None, mirror: str | None, rep: int = 1):
+    """Repetition ``rep``'s split of ``dataset`` (the registry's split options updated by ``options``)."""
+    spec = get_dataset(dataset)
+    with tempfile.TemporaryDirectory() as raw:
+        manifest = fetch_dataset(spec, Path(raw) / "manifest.json", mirror=mirror)
+        data = parse_dataset(spec, raw, [f["file"] for f in manifest["files"]])
+    split = split_dataset(data, {**spec.split, **(options or {})}, dataset=dataset, rep=rep, base_seed=SEED)
+    return split, {"files": manifest["files"], "source": manifest["source"]}
+
+
 def make_split(dataset: str, mirror: str | None, directory: Path) -> Path:
     """Repetition 1's split of ``dataset`` as the scale study makes it, written to ``directory``."""
-    spec = get_dataset(dataset)
-    raw = directory / f"{dataset}-raw"
-    manifest = fetch_dataset(spec, raw / "manifest.json", mirror=mirror)
-    data = parse_dataset(spec, raw, [f["file"] for f in manifest["files"]])
-    split = split_dataset(data, {**spec.split, **(SPLITS[dataset] or {})}, dataset=dataset, rep=1, base_seed=SEED)
+    split, provenance = load_split(dataset, SPLITS[dataset], mirror)
     path = directory / f"{dataset}.h5"
-    write_split(split, path, provenance={"files": manifest["files"], "source": manifest["source"]})
+    write_split(split, path, provenance=provenance)
     return path
 
 
-def tl1(X) -> callable:
-    return kernel_function(resolve_params({"type": "tl1", "tau_factor": 0.7}, X.shape[1]))
+def tl1(n_features: int) -> dict:
+    """The scale study's TL1 kernel (τ = 0.7·d), resolved for ``n_features`` columns."""
+    return resolve_params({"type": "tl1", "tau_factor": 0.7}, n_features)
 
 
 def child_point(split_path: str, method: str, n_train: int, m: int | None) -> dict:
@@ -72,7 +79,7 @@ def child_point(split_path: str, method: str, n_train: int, m: int | None) -> di
     s = read_split(split_path)
     start = time.perf_counter()
     row = scale_point(s.X_train, s.y_train, s.X_test, s.y_test, method=method, n_train=n_train,
-                      kernel=resolve_params({"type": "tl1", "tau_factor": 0.7}, s.X_train.shape[1]), seed=SEED,
+                      kernel=tl1(s.X_train.shape[1]), seed=SEED,
                       lam=LAM, C=C, m=m)
     return {**row, "seconds": time.perf_counter() - start}
 
@@ -91,7 +98,7 @@ def eeg_rows(split_path: Path, repeats: int) -> list[dict]:
     s = read_split(split_path)
     rows = training_rows(s.y_train, EEG_N, SEED)
     X, y = s.X_train[rows], s.y_train[rows]
-    k = tl1(X)
+    k = kernel_function(tl1(X.shape[1]))
 
     def svc():
         return SVC(C=C, kernel="precomputed").fit(k(X, X), y)

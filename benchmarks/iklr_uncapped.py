@@ -20,24 +20,19 @@ import argparse
 import json
 import os
 import resource
-import tempfile
 import time
 import warnings
 from pathlib import Path
 
 import pandas as pd
 
-from kreinbench.data.fetch import fetch_dataset
-from kreinbench.data.parse import parse_dataset
-from kreinbench.data.registry import get_dataset
-from kreinbench.data.split import split_dataset
-from kreinbench.kernels import kernel_function, resolve_params
+from bench_nystrom import load_split, tl1
+from kreinbench.kernels import kernel_function
 from kreinbench.methods import IKLR
 from kreinbench.spectrum import compute_spectrum
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = ("ccicp-gd", "ccicp-sgd", "cccp-gd")
-SEED = 2024  # paper-iklr.yaml's seed
 
 
 def chosen_lambdas(dataset: str, rep: int) -> dict[str, float]:
@@ -59,12 +54,8 @@ def main() -> None:
     parser.add_argument("--mirror", default=os.environ.get("KREINBENCH_MIRROR"))
     args = parser.parse_args()
     lams = chosen_lambdas(args.dataset, args.rep)
-    spec = get_dataset(args.dataset)
-    with tempfile.TemporaryDirectory() as raw:
-        manifest = fetch_dataset(spec, Path(raw) / "manifest.json", mirror=args.mirror)
-        data = parse_dataset(spec, raw, [f["file"] for f in manifest["files"]])
-    split = split_dataset(data, {**spec.split, "max_n": None}, dataset=args.dataset, rep=args.rep, base_seed=SEED)
-    kernel = kernel_function(resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1]))
+    split, _ = load_split(args.dataset, {"max_n": None}, args.mirror, rep=args.rep)
+    kernel = kernel_function(tl1(split.X_train.shape[1]))
     start = time.perf_counter()
     K = kernel(split.X_train, split.X_train)
     K_test = kernel(split.X_test, split.X_train)
