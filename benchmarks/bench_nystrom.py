@@ -42,7 +42,7 @@ from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import read_split, split_dataset, write_split
-from kreinbench.experiments.scale import scale_point, training_rows
+from kreinbench.experiments.scale import _test_scores, scale_point, training_rows
 from kreinbench.kernels import kernel_function, resolve_params
 
 SEED, LAM, C = 2024, 1e-4, 1.0  # scale.yaml's seed, λ and C
@@ -120,8 +120,7 @@ def eeg_rows(split_path: Path, repeats: int) -> list[dict]:
     del K
     out = []
     for name, est in fitted.items():
-        scores = est.decision_function(s.X_test) if name == "nystrom-iklr" else \
-            np.concatenate([est.decision_function(k(s.X_test[i:i + 2000], X)) for i in range(0, s.y_test.size, 2000)])
+        scores = est.decision_function(s.X_test) if name == "nystrom-iklr" else _test_scores(est, k, s.X_test, X)
         predicted = np.where(scores >= 0, est.classes_[1], est.classes_[0])
         out.append({"task": "eeg-fit", "dataset": "eeg", "n_train": EEG_N, "method": name,
                     "m": EEG_M if name == "nystrom-iklr" else None, "seconds": float(np.median(times[name])),

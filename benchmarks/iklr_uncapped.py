@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import time
 import warnings
 from pathlib import Path
@@ -27,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench_nystrom import load_split, tl1
+from kreinbench.experiments.scale import peak_rss_mib
 from kreinbench.kernels import kernel_function
 from kreinbench.methods import IKLR
 from kreinbench.spectrum import compute_spectrum
@@ -43,8 +43,7 @@ def chosen_lambdas(dataset: str, rep: int) -> dict[str, float]:
 
 
 def report(step: str, seconds: float, **extra) -> None:
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
-    print(json.dumps({"step": step, "seconds": round(seconds, 2), "peak_rss_mib": round(peak_mib), **extra}), flush=True)
+    print(json.dumps({"step": step, "seconds": round(seconds, 2), "peak_rss_mib": round(peak_rss_mib()), **extra}), flush=True)
 
 
 def main() -> None:
