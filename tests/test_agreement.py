@@ -63,16 +63,83 @@ def test_verdicts_follow_the_criteria_and_the_first_matching_explanation():
                     {"table": "*", "why": "anything else"}]
     out = judged(cells, explanations)
     assert out["agrees"].tolist() == [True, True, False, True, True, False, None]
+    assert out["status"].tolist() == ["agrees", "agrees", "explained", "agrees", "agrees", "explained", "reported"]
     assert out["why"].tolist() == ["", "", "anything else", "", "", "kernel scaled differently", ""]
     assert out["diff"].iloc[2] == pytest.approx(0.10)
     counts = summary(out).set_index("table")
-    assert counts.loc["all"].tolist() == [6, 4, 0]
-    assert counts.loc["t"].tolist() == [3, 2, 0]
+    assert counts.loc["all accuracy", ["judged", "agree", "explained", "unexplained"]].tolist() == [4, 3, 1, 0]
+    assert counts.loc["all eigenvalue", ["judged", "agree", "explained"]].tolist() == [2, 1, 1]
+    assert counts.loc["t", ["judged", "agree", "unexplained"]].tolist() == [3, 2, 0]
     unexplained = summary(judged(cells, [])).set_index("table")
-    assert unexplained.loc["all", "unexplained"] == 2
+    assert unexplained.loc["all accuracy", "unexplained"] == 1 and unexplained.loc["all eigenvalue", "unexplained"] == 1
     text = markdown(judged(cells, []), "Agreement")
-    assert "| **all** | 6 | 4 | 67% | 2 |" in text
-    assert [line.split(" | ")[1] for line in text.splitlines() if line.endswith(" | unexplained |")][1:] == ["c", "b"]
+    assert "| **all accuracy** | 4 | 3 | 75% | 0 | 0 | 1 | 0 |" in text
+    assert [line.split(" | ")[1] for line in text.splitlines() if line.endswith(" | unexplained | – |")] == ["c", "b"]
+
+
+def test_a_difference_equal_to_the_bound_agrees_however_it_rounds():
+    """0.871 − 0.841 is 0.030000000000000027 in floating point: on the bound, not beyond it."""
+    cells = pd.DataFrame([{"table": "t", "dataset": d, "column": "X", "quantity": q, "ours": ours, "ours_std": 0.0,
+                           "paper": paper, "paper_std": math.nan}
+                          for d, q, ours, paper in (("a", "accuracy", 0.871, 0.841), ("b", "accuracy_percent", 87.1, 84.1),
+                                                    ("c", "accuracy", 0.8711, 0.841), ("d", "eigenvalue", 105.0, 100.0))])
+    assert judged(cells, [])["agrees"].tolist() == [True, True, False, True]
+
+
+def test_relative_mse_agrees_within_two_paper_std_or_ten_percent():
+    cells = pd.DataFrame([{"table": "dank_table4", "dataset": d, "column": "DANK", "quantity": "relative_mse",
+                           "ours": ours, "ours_std": 0.01, "paper": paper, "paper_std": std}
+                          for d, ours, paper, std in (("a", 0.108, 0.100, 0.001), ("b", 0.115, 0.100, 0.001),
+                                                      ("c", 0.115, 0.100, 0.010), ("d", 0.030, 0.104, 0.002))])
+    out = judged(cells, [])
+    assert out["agrees"].tolist() == [True, False, True, False]
+    assert out["criterion"].tolist() == ["|Δ| ≤ 0.01", "|Δ| ≤ 0.01", "|Δ| ≤ 0.02", "|Δ| ≤ 0.0104"]
+
+
+def test_a_cell_whose_fits_collapsed_never_agrees_and_is_counted_as_collapsed():
+    """ijcnn1-tr's 0.9025 is the paper's 0.914 within 3 points, but every fit predicts the majority class."""
+    table = pd.DataFrame({"dataset": ["ijcnn1-tr", "ijcnn1-tr", "guide1-t"], "method": ["ccicp-gd", "cccp-gd", "ccicp-gd"],
+                          "paper_dataset": ["ijcnn1-tr", "ijcnn1-tr", "guide1-t"],
+                          "paper_method": ["CCICP-GD", "CCCP-GD", "CCICP-GD"], "reps": [10, 10, 10],
+                          "mean": [0.9025, 0.93, 0.95], "std": [0.0, 0.01, 0.01], "paper_mean": [0.914, 0.92, 0.955],
+                          "paper_std": [0.01, 0.01, 0.01], "collapsed": [10, 4, math.nan],
+                          "majority_rate": [0.9025, 0.9025, math.nan]})
+    out = judged(table_cells("iklr_table4", table), [])
+    assert out["status"].tolist() == ["collapsed", "agrees", "agrees"]
+    assert out["agrees"].tolist() == [False, True, True]
+    assert out["why"].iloc[0] == "10 of 10 fits predict (nearly) one class (the test halves' majority rate: 0.902)"
+    counts = summary(out).set_index("table").loc["all accuracy"]
+    assert counts[["judged", "agree", "collapsed", "unexplained"]].tolist() == [3, 2, 1, 0]
+    assert "| iklr_table4 | ijcnn1-tr | CCICP-GD | 0.902 ± 0 | 0.914 ± 0.01 | -0.0115 | collapsed |" in markdown(out, "A")
+
+
+def test_each_fit_counts_once_and_stand_ins_apart():
+    """MM'17 Table 2 shows Table III's fits again: shown and judged, not counted twice; a stand-in's
+    cells are judged but not counted."""
+    table3 = pd.DataFrame({"dataset": ["sonar", "splice-uci"], "method": ["ksvm", "ksvm"],
+                           "paper_dataset": ["Sonar", "splice"], "paper_method": ["KSVM", "KSVM"],
+                           "mean": [0.80, 0.70], "std": [0.01, 0.01], "paper_mean": [0.79, 0.90],
+                           "paper_std": [0.01, 0.01]})
+    mm17 = table3.assign(paper_mean=[0.60, 0.90])
+    cells = pd.concat([table_cells("iklr_table3", table3, {"splice-uci": "splice"}),
+                       table_cells("iklr_mm17_table2", mm17, {"splice-uci": "splice"})], ignore_index=True)
+    out = judged(cells, [])
+    assert out["counted"].tolist() == [True, False, False, False]
+    counts = summary(out).set_index("table")
+    assert counts.loc["iklr_mm17_table2", ["judged", "agree", "unexplained", "not counted"]].tolist() == [2, 0, 2, 2]
+    assert counts.loc["all accuracy", ["judged", "agree"]].tolist() == [1, 1]
+
+
+def test_training_cells_are_judged_beside_the_test_cells():
+    """DANK Table 1 prints training accuracy for SVM-CV and DANK: each its own cell."""
+    table = pd.DataFrame({"dataset": ["heart-uci"], "method": ["dank"], "paper_dataset": ["heart"],
+                          "paper_method": ["DANK"], "reps": [10], "mean": [81.4], "std": [2.9], "paper_mean": [87.9],
+                          "paper_std": [3.3], "train_mean": [87.5], "train_std": [3.1], "paper_train_mean": [94.3],
+                          "paper_train_std": [1.7]})
+    out = judged(table_cells("dank_table1", table), [])
+    assert list(zip(out["column"], out["quantity"], out["agrees"])) == [
+        ("DANK", "accuracy_percent", True), ("DANK training", "accuracy_percent", False)]
+    assert out["counted"].tolist() == [True, True]
 
 
 def test_an_eigenvalue_the_repetitions_range_holds_is_explained_by_it():
@@ -100,7 +167,7 @@ def test_stage_writes_the_record_and_names_a_bad_explanations_file(tmp_path):
     agreement(tables=[str(table)], explanations=str(explanations), csv=str(csv), md=str(md), title="Agreement")
     record = pd.read_csv(csv)
     assert record["agrees"].tolist() == [False, True] and record["why"].fillna("").tolist() == ["the paper's Flip is low", ""]
-    assert "| iklr_table3 | 2 | 1 | 50% | 0 |" in md.read_text()
+    assert "| iklr_table3 | 2 | 1 | 50% | 0 | 1 | 0 | 0 |" in md.read_text()
     explanations.write_text("why: not a list\n")
     with pytest.raises(KreinbenchError, match="explanations.yaml"):
         agreement(tables=[str(table)], explanations=str(explanations), csv=str(tmp_path / "x.csv"),

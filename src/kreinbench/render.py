@@ -26,3 +26,14 @@ def save_figure(fig, *paths: str) -> None:
         with atomic_path(out) as tmp:
             fig.savefig(tmp, format=out.rsplit(".", 1)[1], dpi=150)
     plt.close(fig)
+
+
+# How a table marks a cell some of whose fits predict (nearly) one class (kreinbench.collapse).
+COLLAPSE_NOTE = ("⊘k: k of the cell's fits collapsed (≥ 99 % of the test predictions in one class, or the test "
+                 "accuracy within a point of the test half's majority rate); such a cell never counts as agreement")
+
+
+def collapse_mark(row) -> str:
+    """" ⊘k" when k > 0 of the row's fits collapsed, else "" (also for rows without the count)."""
+    count = getattr(row, "collapsed", None)
+    return f" ⊘{int(count)}" if count is not None and not pd.isna(count) and count > 0 else ""

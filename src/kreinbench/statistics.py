@@ -1,4 +1,5 @@
-"""Statistics shared by the papers' tables: the paired t-test of each method against the best."""
+"""Statistics shared by the papers' tables: the paired t-test of each method against the best, and
+the fits of each cell that collapsed to one class."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import math
 
 import pandas as pd
 from scipy.stats import ttest_rel
+
+from kreinbench.collapse import collapsed
 
 # Level of the two-sided paired t-test of the best method against each other one.
 ALPHA = 0.05
@@ -37,3 +40,18 @@ def paired_tests(runs: pd.DataFrame, dataset_order: list[str], method_order: lis
                          "mean": float(means[method]), "std": float(acc[method].std()), "best": method == best,
                          "p_value": p_value, "best_significantly_better": bool(p_value < alpha)})
     return pd.DataFrame(rows)
+
+
+def collapse_stats(runs: pd.DataFrame, keys: list[str] | None = None) -> pd.DataFrame:
+    """Per group of ``runs`` (``keys``, default dataset × method): ``collapsed``, the number of its
+    fits that predict (nearly) one class (:func:`kreinbench.collapse.collapsed`), and
+    ``majority_rate``, the mean majority rate of their test halves; both NaN for records without
+    the majority rate."""
+    keys = keys or ["dataset", "method"]
+    share = runs["predicted_majority_share"] if "predicted_majority_share" in runs else math.nan
+    rate = runs["majority_rate"] if "majority_rate" in runs else math.nan
+    flags = runs[keys].assign(collapsed=collapsed(runs["accuracy"], share, rate) if len(runs) else [],
+                              majority_rate=rate)
+    # min_count=1: a group whose records lack the rates stays NaN, not 0 collapsed fits
+    return flags.groupby(keys, sort=False).agg(collapsed=("collapsed", lambda c: c.sum(min_count=1)),
+                                               majority_rate=("majority_rate", "mean")).reset_index()

@@ -7,10 +7,16 @@ Shared by the tables (:mod:`kreinbench.stages.paper_tables`) and the figures
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
+from kreinbench.statistics import collapse_stats
+
 STUDY_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "metric", "reps", "mean", "std",
-                 "paper_mean", "paper_std", "diff"]
+                 "paper_mean", "paper_std", "diff", "collapsed", "majority_rate"]
+# The metrics of a study that are a test accuracy (whose fits may have collapsed to one class).
+ACCURACY_METRICS = ("accuracy", "accuracy_percent")
 # How each metric of the run records is named in a table.
 METRIC_NAMES = {"accuracy": "accuracy", "train_time": "training time (s)", "test_time": "test time (s)",
                 "objective": "final objective", "matvecs": "kernel products"}
@@ -25,7 +31,9 @@ def with_final_objectives(runs: pd.DataFrame, history: pd.DataFrame) -> pd.DataF
 def study_frame(runs: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str], methods: pd.DataFrame,
                 metrics: list[str]) -> pd.DataFrame:
     """Per dataset x method x metric of a study: repetitions, our mean and std, the paper's mean
-    and std and ``diff`` = our mean − the paper's (empty where the paper has no such cell).
+    and std and ``diff`` = our mean − the paper's (empty where the paper has no such cell); on
+    accuracy rows, the fits that collapsed to one class and the test halves' majority rate
+    (:func:`kreinbench.statistics.collapse_stats`).
 
     ``datasets`` maps ours to the paper's names; ``methods`` has one row per method with the
     columns that, with ``paper_dataset`` and ``metric``, key ``paper`` (``paper_method``, and
@@ -40,6 +48,8 @@ def study_frame(runs: pd.DataFrame, paper: pd.DataFrame, datasets: dict[str, str
     keys = [c for c in paper.columns if c not in ("mean", "std")]
     table = stats.merge(paper.rename(columns={"mean": "paper_mean", "std": "paper_std"}), on=keys, how="left")
     table["diff"] = table["mean"] - table["paper_mean"]
+    table = table.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
+    table.loc[~table["metric"].isin(ACCURACY_METRICS), ["collapsed", "majority_rate"]] = math.nan
     order = {"dataset": list(datasets), "method": list(methods["method"]), "metric": metrics}
     table = table.sort_values(list(order), key=lambda col: col.map({v: i for i, v in enumerate(order[col.name])}))
     extra = [c for c in methods.columns if c not in STUDY_COLUMNS]

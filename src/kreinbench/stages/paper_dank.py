@@ -17,23 +17,23 @@ import numpy as np
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
-from kreinbench.statistics import ALPHA, paired_tests
+from kreinbench.statistics import ALPHA, collapse_stats, paired_tests
 
 # kreinbench.render selects the Agg backend before pyplot is imported.
-from kreinbench.render import save_figure, to_markdown
+from kreinbench.render import COLLAPSE_NOTE, collapse_mark, save_figure, to_markdown
 import matplotlib.pyplot as plt  # noqa: E402, I001
 
 # Table 1's columns in the paper's order; those we run are mapped to config methods by the config.
 TABLE1_PAPER_METHODS = ("LogDet", "BMKL", "RF", "SVM-CV", "KNPL", "DANK")
 TABLE1_COLUMNS = ["paper_dataset", "dataset", "paper_method", "method", "reps", "n_train", "n_test", "n_paper", "d_paper",
                   "mean", "std", "paper_mean", "paper_std", "diff", "train_mean", "train_std", "paper_train_mean",
-                  "paper_train_std", "train_diff", "p_value", "significant", "paper_significant"]
+                  "paper_train_std", "train_diff", "p_value", "significant", "paper_significant", "collapsed", "majority_rate"]
 # Table 3's columns in the paper's order (method and setting).
 TABLE3_PAPER_COLUMNS = ("SVM-SMO", "LogDet exact", "LogDet scalable", "BMKL exact", "BMKL scalable", "RF",
                         "DANK exact", "DANK scalable")
 TABLE3_COLUMNS = ["paper_dataset", "dataset", "column", "method", "reps", "n_train", "n_test", "accuracy",
                   "accuracy_std", "paper_accuracy", "diff", "seconds", "seconds_std", "paper_seconds", "rank_F",
-                  "paper_rank_F"]
+                  "paper_rank_F", "collapsed", "majority_rate"]
 
 
 def _percent(runs: pd.DataFrame) -> pd.DataFrame:
@@ -46,7 +46,10 @@ def table1_frame(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict, alpha:
     mean and std over repetitions) beside the paper's, ``diff`` = ours − the paper's, and the
     two-sided paired t-test of DANK against SVM-CV over repetitions (``significant``: DANK's mean
     is higher and p < ``alpha``, the paper's "•"). Paper-only rows (datasets we do not run, methods
-    we do not implement) keep our columns empty; the paper's row order comes first."""
+    we do not implement) keep our columns empty; the paper's row order comes first. ``collapsed``
+    counts the fits that predict (nearly) one class, ``majority_rate`` is the test halves' (a
+    fraction: :func:`kreinbench.statistics.collapse_stats`)."""
+    collapse = collapse_stats(runs)
     runs = _percent(runs)
     ours = {"SVM-CV": settings["svm"], "DANK": settings["dank"]}
     names = settings["datasets"]
@@ -93,6 +96,7 @@ def table1_frame(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict, alpha:
     table["train_diff"] = table["train_mean"] - table["paper_train_mean"]
     table["paper_significant"] = table["paper_significant"].fillna(0).astype(bool)
     table["significant"] = table["significant"].eq(True)  # NaN (paper-only rows): not significant
+    table = table.merge(collapse, on=["dataset", "method"], how="left")
     return table.reindex(columns=TABLE1_COLUMNS)
 
 
@@ -141,7 +145,8 @@ def table1_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
             if method in ("SVM-CV", "DANK"):
                 row.append(_ours_vs_paper(r["train_mean"], r["train_std"], r["paper_train_mean"], r["paper_train_std"],
                                           r["train_diff"]))
-            test = _ours_vs_paper(r["mean"], r["std"], r["paper_mean"], r["paper_std"], r["diff"], mark)
+            test = _ours_vs_paper(r["mean"], r["std"], r["paper_mean"], r["paper_std"], r["diff"],
+                                  mark + collapse_mark(r))
             row.append(test + paper_mark if pd.isna(r["mean"]) else test)
         index.append(name)
         cells.append(row)
@@ -152,7 +157,8 @@ def table1_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
         f"test and, for SVM-CV and DANK, training accuracy. Ours first, the paper's in parentheses with "
         f"Δ = ours − paper's; LogDet, BMKL, RF and KNPL are not implemented (paper values only). •: DANK is "
         f"significantly better than SVM-CV (two-sided paired t-test over repetitions, p < {alpha:g}); a • after "
-        f"a paper value is the paper's mark. Rows 'not run': multiclass sets the binary pipeline does not run.")
+        f"a paper value is the paper's mark; {COLLAPSE_NOTE}. Rows 'not run': multiclass sets the binary "
+        f"pipeline does not run.")
     return to_markdown(wide, caption)
 
 
@@ -170,7 +176,8 @@ def dank_table1(*, runs: str, paper: str, settings: dict, csv: str, md: str) -> 
 
 def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict) -> pd.DataFrame:
     """One row per (dataset, Table 3 column): ours where the config runs the column (accuracy in %,
-    mean training time, mean rank(F)) beside the paper's; paper-only rows otherwise."""
+    mean training time, mean rank(F)) beside the paper's; paper-only rows otherwise; the fits that
+    collapsed to one class as in :func:`table1_frame`."""
     rows = []
     for dataset, columns in settings["columns"].items():
         for column, method in columns.items():
@@ -191,6 +198,7 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict) -> pd.
     table["_col"] = table["column"].map({c: i for i, c in enumerate(TABLE3_PAPER_COLUMNS)})
     table = table.sort_values(["_row", "_col"], kind="stable").drop(columns=["_row", "_col"]).reset_index(drop=True)
     table["diff"] = table["accuracy"] - table["paper_accuracy"]
+    table = table.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
     return table.reindex(columns=TABLE3_COLUMNS)
 
 
@@ -222,7 +230,7 @@ def table3_markdown(table: pd.DataFrame) -> str:
                 r = by.loc[column]
                 cell = _pair(r[ours], r[theirs], fmt, failed=pd.isna(r["paper_accuracy"]))
                 if metric == "acc. (%)" and not pd.isna(r[ours]):
-                    cell = cell.replace(" (paper", f" ± {r['accuracy_std']:.1f} (paper", 1)
+                    cell = cell.replace(" (paper", f" ± {r['accuracy_std']:.1f}{collapse_mark(r)} (paper", 1)
                 row.append(cell)
             index.append(f"{size}: {metric}")
             cells.append(row)
@@ -233,8 +241,8 @@ def table3_markdown(table: pd.DataFrame) -> str:
         f"time of the final fit in seconds (this machine, Python; the paper: MATLAB on a 2.3 GHz Xeon) and "
         f"rank(F) (scalable: the sum over the k-means blocks). Settings of Table 2 (C = 32, fixed σ, v "
         f"clusters); n = training / test points we ran, which may be capped (see the config). Paper values in "
-        f"parentheses, × = the paper's failure for lack of memory; LogDet, BMKL and RF are not implemented; "
-        f"covtype is not run (not in the mirror).")
+        f"parentheses, × = the paper's failure for lack of memory; {COLLAPSE_NOTE}; LogDet, BMKL and RF are "
+        f"not implemented; covtype is not run (not in the mirror).")
     return to_markdown(wide, caption, index_name="dataset: metric")
 
 

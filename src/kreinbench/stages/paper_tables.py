@@ -22,7 +22,8 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_function, resolve_params
 from kreinbench.render import to_markdown
 from kreinbench.spectrum import extreme_eigenvalues
-from kreinbench.statistics import ALPHA, paired_tests
+from kreinbench.render import COLLAPSE_NOTE, collapse_mark
+from kreinbench.statistics import ALPHA, collapse_stats, paired_tests
 from kreinbench.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,8 @@ def iklr_table2(*, splits: list[str], paper: str, kernel: dict, stand_ins: dict[
 
 
 TABLE3_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "reps", "mean", "std",
-                  "paper_mean", "paper_std", "diff", "best", "p_value", "best_significantly_better", "diverged"]
+                  "paper_mean", "paper_std", "diff", "best", "p_value", "best_significantly_better", "diverged",
+                  "collapsed", "majority_rate"]
 
 
 def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[str, str]],
@@ -161,6 +163,7 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[
     flags = runs["diverged"].fillna(False).astype(bool) if "diverged" in runs else pd.Series(False, index=runs.index)
     diverged = runs.assign(diverged=flags).groupby(["dataset", "method"])["diverged"].sum()
     table["diverged"] = [int(diverged.get((d, m), 0)) for d, m in zip(table["dataset"], table["method"])]
+    table = table.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
     return table[TABLE3_COLUMNS]
 
 
@@ -169,6 +172,7 @@ def _table3_cell(row) -> str:
     ours = f"**{ours}**" if row.best else ours + (" †" if row.best_significantly_better else "")
     if getattr(row, "diverged", 0):
         ours += f" ‡{row.diverged}"
+    ours += collapse_mark(row)
     if math.isnan(row.paper_mean):
         return ours
     return f"{ours} (paper {row.paper_mean:.3f} ± {row.paper_std:.3f}, Δ {row.diff:+.3f})"
@@ -192,8 +196,8 @@ def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA, title: str = "IKL
         f"{title}, regenerated: test accuracy, mean ± std over {'/'.join(map(str, reps))} "
         f"repetitions of the split. **Bold**: best mean of the dataset; †: significantly worse than the best "
         f"(two-sided paired t-test over repetitions, p < {alpha:g}); ‡k: k repetitions ran away (the fit stopped "
-        f"where ‖α‖ left every stationary point's radius). In parentheses, where the paper has the dataset × "
-        f"method: its mean ± std over 10 runs and Δ = ours − paper's."
+        f"where ‖α‖ left every stationary point's radius); {COLLAPSE_NOTE}. In parentheses, where the paper has "
+        f"the dataset × method: its mean ± std over 10 runs and Δ = ours − paper's."
     )
     return to_markdown(wide, caption)
 
@@ -228,7 +232,7 @@ def _number(value: float, metric: str, sign: str = "") -> str:
 
 def study_cell(row) -> str:
     """``ours mean ± std (paper mean[ ± std], Δ diff)``; ours alone where the paper has no value."""
-    ours = f"{_number(row.mean, row.metric)} ± {_number(row.std, row.metric)}"
+    ours = f"{_number(row.mean, row.metric)} ± {_number(row.std, row.metric)}" + collapse_mark(row)
     if math.isnan(row.paper_mean):
         return ours
     paper = _number(row.paper_mean, row.metric)
@@ -279,7 +283,7 @@ def table7_markdown(table: pd.DataFrame) -> str:
         f"IKLR (TNNLS) Table VII, regenerated: CCICP-SGD (ε = 1e-4) vs CCICP-SGD-I (ε = 1), mean ± std over "
         f"{_reps(table)} repetitions of the split; training time of the final fit (CV excluded), test time of "
         f"predicting the test half, in seconds on our machine. In parentheses: the paper's value (10 runs) "
-        f"and Δ = ours − paper's."
+        f"and Δ = ours − paper's; {COLLAPSE_NOTE}."
     )
     return study_markdown(_display_names(table), ["metric"], ["dataset", "paper_method"], caption)
 
@@ -303,7 +307,7 @@ def table4_markdown(table: pd.DataFrame) -> str:
         f"on the four larger sets, mean ± std over {_reps(table)} repetitions of the split (n as capped by the "
         f"config: see n_train in results/records/runs.csv); training time of the final fit (CV excluded), test "
         f"time of predicting the test half, in seconds on our machine. In parentheses: the paper's value (10 "
-        f"runs, full-size sets) and Δ = ours − paper's."
+        f"runs, full-size sets) and Δ = ours − paper's; {COLLAPSE_NOTE}."
     )
     return study_markdown(_display_names(table), ["dataset", "paper_method"], ["metric"], caption)
 
@@ -351,7 +355,7 @@ def table5_markdown(table: pd.DataFrame, paper: pd.DataFrame, spectrum_method: s
         f"of the indefinite-kernel methods on the Affine-Invariant kernel (covariance descriptors of the images, "
         f"σ by CV), mean ± std over {_reps(table)} repetitions; μ_min, μ_max: extreme eigenvalues of the "
         f"Affine-Invariant training kernel that {spectrum_label}'s CV chose. In parentheses, where the dataset "
-        f"is the paper's: its value and Δ = ours − paper's."
+        f"is the paper's: its value and Δ = ours − paper's; {COLLAPSE_NOTE}."
     )
     text = study_markdown(shown, ["dataset"], ["column"], caption)
     columns = list(dict.fromkeys(shown["column"]))
@@ -384,7 +388,7 @@ def table6_markdown(table: pd.DataFrame) -> str:
         f"IKLR (TNNLS) Table VI, regenerated: CCICP-GD and CCICP-SGD from four initializations α⁽⁰⁾, "
         f"mean ± std over {_reps(table)} repetitions (each its own split and seed; the paper keeps one split "
         f"and repeats 10 runs); final objective = f(α, b) at the last outer iteration, λ chosen by CV per run. "
-        f"In parentheses: the paper's accuracy (no std for CCICP-GD) and Δ = ours − paper's."
+        f"In parentheses: the paper's accuracy (no std for CCICP-GD) and Δ = ours − paper's; {COLLAPSE_NOTE}."
     )
     # Rows in the paper's order of α⁽⁰⁾, whatever the order of the config's methods.
     table = table.sort_values("init", key=lambda inits: inits.map(list(INIT_NAMES).index), kind="stable")

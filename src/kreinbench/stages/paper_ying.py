@@ -15,10 +15,10 @@ import math
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
-from kreinbench.statistics import ALPHA, paired_tests
+from kreinbench.statistics import ALPHA, collapse_stats, paired_tests
 
 # kreinbench.render selects the Agg backend before pyplot is imported.
-from kreinbench.render import save_figure, to_markdown
+from kreinbench.render import COLLAPSE_NOTE, collapse_mark, save_figure, to_markdown
 import matplotlib.pyplot as plt  # noqa: E402, I001
 
 # The paper's colours (Fig. 1 caption: SMM blue, SPGM red).
@@ -27,7 +27,7 @@ PAPER_COLOURS = {"SMM": "tab:blue", "SPGM": "tab:red"}
 TABLE3_COLUMNS = ["dataset", "paper_dataset", "method", "label", "paper_method", "reps", "n", "n_paper",
                   "mu_min", "mu_min_paper", "mu_max", "mu_max_paper", "mean", "std", "paper_mean", "diff",
                   "best", "p_value", "best_significantly_better", "seconds", "seconds_std", "seconds_paper",
-                  "speedup"]
+                  "speedup", "collapsed", "majority_rate"]
 
 
 def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[str, str]],
@@ -36,7 +36,8 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[
     (:func:`kreinbench.statistics.paired_tests`), mean training time, n and the kernel's
     mean μ_min / μ_max over repetitions, each beside the paper's value where ``paper`` (the
     transcribed Table 3, accuracy in %) has it; ``diff`` = our accuracy − the paper's and
-    ``speedup`` = the paper's seconds / ours."""
+    ``speedup`` = the paper's seconds / ours; the fits that collapsed to one class
+    (:func:`kreinbench.statistics.collapse_stats`)."""
     table = paired_tests(runs, dataset_order, method_order, alpha)
     per_run = runs.assign(n=runs["n_train"] + runs["n_test"])
     stats = per_run.groupby(["dataset", "method"]).agg(
@@ -52,6 +53,7 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[
     table = table.merge(paper, on=["paper_dataset", "paper_method"], how="left")
     table["diff"] = table["mean"] - table["paper_mean"]
     table["speedup"] = table["seconds_paper"] / table["seconds"]
+    table = table.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
     return table[TABLE3_COLUMNS]
 
 
@@ -62,6 +64,7 @@ def _pair(ours: float, theirs: float, digits: int = 3) -> str:
 def _cell(row) -> str:
     acc = f"{row.mean:.3f} ± {row.std:.3f}"
     acc = f"**{acc}**" if row.best else acc + (" †" if row.best_significantly_better else "")
+    acc += collapse_mark(row)
     time = f"{row.seconds:.3g} s"
     if math.isnan(row.paper_mean):
         return f"{acc}; {time}"
@@ -89,7 +92,7 @@ def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
         f"the training part, and per solver the test accuracy (mean ± std over {reps} repetitions) and the "
         f"mean training time of the final fit (CV excluded). Paper values in parentheses (10 random 4:1 "
         f"splits, MATLAB). **Bold**: best mean; †: the best solver is significantly better (two-sided paired "
-        f"t-test over repetitions, p < {alpha:g}).")
+        f"t-test over repetitions, p < {alpha:g}); {COLLAPSE_NOTE}.")
     return to_markdown(wide, caption)
 
 
