@@ -15,6 +15,7 @@ import yaml
 from snakemake.utils import validate
 
 from kreinbench import paper_targets, plan, plan_dank
+from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import DANK
 from kreinbench.methods.dank.estimator import c2_factor, resolve_eta
@@ -282,6 +283,10 @@ def test_tiny_run_writes_every_target_from_tuned_fits(run_workflow):
     assert dank_cv["kernel_instance"] == svm["kernel_instance"] and dank_cv["cv_accuracy"] is not None
     assert dank_cv["params"]["C"] in (0.5, 2.0)
     assert 0.0 <= dank["train_accuracy"] <= 1.0 and dank["rank_F"] >= 1
+    # the balance of the test predictions and the test half's majority rate (one-class fits)
+    split = read_split(workdir / "data/splits/blobs/rep1.h5")
+    assert dank["majority_rate"] == max(np.mean(split.y_test == c) for c in np.unique(split.y_test))
+    assert 0.5 <= dank["predicted_majority_share"] <= 1.0
     table1 = pd.read_csv(workdir / "results/tables/dank_table1.csv")
     ours = table1[table1["dataset"] == "blobs"].set_index("paper_method")
     assert set(ours.index) == {"SVM-CV", "DANK"} and (ours["reps"] == 1).all()
