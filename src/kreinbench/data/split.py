@@ -40,6 +40,8 @@ def minmax_fit(X_fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # Values of the split option `scaling`. Images need "none": min-max per pixel column would change
 # each image differently (and blow up nearly constant border pixels), destroying its gradients.
 SCALINGS = ("minmax", "none")
+
+
 def scale_features(X_train: np.ndarray, X_test: np.ndarray, scaling: str, where: str,
                    X_fit: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Both parts scaled with the minimum and range of ``X_fit`` (default: the training part)
