@@ -450,6 +450,7 @@ def test_paper_values_and_table_join():
              {"dataset": "monks1", "rep": 2, "m": 6, "n": 124, "n_train": 62, "mu_min": -2.5, "mu_max": 90.0},
              {"dataset": "monks1", "rep": 1, "m": 6, "n": 124, "n_train": 62, "mu_min": -2.0, "mu_max": 93.0},
              {"dataset": "blobs", "rep": 2, "m": 2, "n": 400, "n_train": 200, "mu_min": -0.5, "mu_max": 6.0}]
+    stats = [{**row, "scaler_fit": "whole"} for row in stats]
     table = paper_tables.table2_frame(paper_tables.over_repetitions(stats), paper)
     assert list(table["dataset"]) == ["monks1", "blobs"]
     assert table.loc[0, "mu_max_paper"] == 94.077 and np.isnan(table.loc[1, "mu_max_paper"])
@@ -457,6 +458,7 @@ def test_paper_values_and_table_join():
     assert table.loc[0, ["mu_min", "mu_min_lo", "mu_min_hi", "mu_max_lo", "mu_max_hi"]].tolist() == [-2, -2.5, -2, 90, 93]
     assert table.loc[1, ["mu_min", "mu_max", "repetitions"]].tolist() == [-1, 5, 2]
     markdown = paper_tables.table2_markdown(table, {"type": "tl1", "tau_factor": 0.7})
+    assert "[0, 1] min-max scaling fitted on every row the split is drawn from)" in markdown
     assert "| monks1 (`monks1`) | 6 (6) | 124 (124) | 62 | -2 (-2.094) [-2.5, -2] | 93 (94.08) [90, 93] |" in markdown
     with pytest.raises(KreinbenchError, match="no repetition-1 split of dataset 'monks1'"):
         paper_tables.over_repetitions(stats[1:2])

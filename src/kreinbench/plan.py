@@ -10,7 +10,7 @@ import itertools
 import re
 from typing import Any
 
-from kreinbench.data.registry import dataset_entry, load_registry, spec_from_entry
+from kreinbench.data.registry import check_scaler_fit, dataset_entry, load_registry, spec_from_entry
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import estimator_class
 from kreinbench.spectrum import KINDS, covering_kind
@@ -111,8 +111,17 @@ def instance_spectrum_kind(config: dict, instance: str) -> str | None:
 
 
 def dataset_config_entry(config: dict, name: str) -> dict[str, Any]:
-    """A dataset's registry entry with the config's ``custom_datasets`` and ``dataset_options``."""
-    return dataset_entry(name, config.get("custom_datasets"), config.get("dataset_options", {}).get(name))
+    """A dataset's registry entry with the config's ``custom_datasets`` and ``dataset_options``,
+    its split taking the config's ``scaler_fit`` unless its own options set one.
+
+    Only a config that sets ``scaler_fit`` changes the entry (the split rule's params), so the
+    splits of configs without it are not rerun."""
+    options = config.get("dataset_options", {}).get(name)
+    if "scaler_fit" in config:
+        check_scaler_fit(config["scaler_fit"], "config", key="scaler_fit")
+        options = options or {}
+        options = {**options, "split": {"scaler_fit": config["scaler_fit"], **options.get("split", {})}}
+    return dataset_entry(name, config.get("custom_datasets"), options)
 
 
 def check_config(config: dict) -> None:

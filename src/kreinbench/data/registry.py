@@ -16,6 +16,11 @@ SOURCE_TYPES = {"package", "synthetic", "local", "url"}
 PARSER_FORMATS = {"delimited", "arff", "libsvm", "pgm-archive"}
 SPLIT_PROTOCOLS = {"random", "provided"}
 PARTS = {"train", "test"}
+# Values of the split option `scaler_fit`: the rows whose minimum and range the min-max scaler
+# takes. "train" (default) lets nothing of the test part into the features; "whole" (every row
+# the split is drawn from) is the protocol of papers that scale the data set, then split it
+# (MM'17 §5, DANK §6).
+SCALER_FITS = ("train", "whole")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -76,6 +81,13 @@ class DatasetSpec:
         return self.source["type"] == "url" and any(f.get("sha256") is None for f in self.source["files"])
 
 
+def check_scaler_fit(value: Any, where: str, key: str = "split.scaler_fit") -> str:
+    """``value`` if it is one of SCALER_FITS, else a DataError naming ``key``."""
+    if value not in SCALER_FITS:
+        raise DataError(f"{where}: unknown {key} {value!r} (known: {', '.join(SCALER_FITS)})")
+    return value
+
+
 def _check_choice(where: str, what: str, value: Any, known: set[str]) -> None:
     if value not in known:
         raise DataError(f"{where}: unknown {what} {value!r} (known: {sorted(known)})")
@@ -125,6 +137,7 @@ def spec_from_entry(name: str, entry: dict[str, Any]) -> DatasetSpec:
     _check_choice(where, "source type", entry["source"].get("type"), SOURCE_TYPES)
     _check_choice(where, "parser format", entry["parser"].get("format"), PARSER_FORMATS)
     _check_choice(where, "split protocol", entry["split"].get("protocol"), SPLIT_PROTOCOLS)
+    check_scaler_fit(entry["split"].get("scaler_fit", "train"), where)
     if entry["source"]["type"] == "url":
         _check_url_files(where, entry["source"])
     _check_label(where, entry["task"], entry["label"])

@@ -1,4 +1,5 @@
-"""The `split` stage: seeded train/test split and (by default) [0, 1] min-max scaling fitted on the train part."""
+"""The `split` stage: seeded train/test split and (by default) [0, 1] min-max scaling, fitted on the
+train part (``scaler_fit: train``) or on all rows the split is drawn from (``scaler_fit: whole``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 from kreinbench import __version__
 from kreinbench.atomic import atomic_path
 from kreinbench.data.parse import ParsedData
+from kreinbench.data.registry import check_scaler_fit
 from kreinbench.errors import DataError
 
 
@@ -27,10 +29,10 @@ def repetition_seed(base_seed: int, dataset: str, rep: int) -> int:
     return int(sequence.generate_state(1)[0])
 
 
-def minmax_fit(X_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-feature minimum and range on the training part (range 1 for constant features)."""
-    lo = X_train.min(axis=0)
-    span = X_train.max(axis=0) - lo
+def minmax_fit(X_fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-feature minimum and range of ``X_fit`` (range 1 for constant features)."""
+    lo = X_fit.min(axis=0)
+    span = X_fit.max(axis=0) - lo
     span[span == 0] = 1.0
     return lo, span
 
@@ -40,13 +42,15 @@ def minmax_fit(X_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 SCALINGS = ("minmax", "none")
 
 
-def scale_features(X_train: np.ndarray, X_test: np.ndarray, scaling: str, where: str) -> tuple[np.ndarray, np.ndarray]:
-    """Both parts scaled with the training part's statistics (``minmax``) or left as they are (``none``)."""
+def scale_features(X_train: np.ndarray, X_test: np.ndarray, scaling: str, where: str,
+                   X_fit: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Both parts scaled with the minimum and range of ``X_fit`` (default: the training part)
+    (``minmax``) or left as they are (``none``)."""
     if scaling not in SCALINGS:
         raise DataError(f"{where}: unknown split.scaling {scaling!r} (known: {', '.join(SCALINGS)})")
     if scaling == "none":
         return X_train, X_test
-    lo, span = minmax_fit(X_train)
+    lo, span = minmax_fit(X_train if X_fit is None else X_fit)
     return (X_train - lo) / span, (X_test - lo) / span
 
 
@@ -139,7 +143,7 @@ def _subsample(rows: np.ndarray, y: np.ndarray, *, max_n: int | None, per_class:
 
 def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test_size: float = 0.5,
                protocol: str = "random", parts: list[str] | None = None, max_n: int | None = None,
-               per_class: int | None = None, scaling: str = "minmax") -> Split:
+               per_class: int | None = None, scaling: str = "minmax", scaler_fit: str = "train") -> Split:
     """Train/test split of ``data``, then (by default) min-max scaling fitted on the training part only.
 
     Protocols: ``random`` (stratified for classification, ``test_size`` of the rows to the test
@@ -149,11 +153,17 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
     from the repetition seed; both seeds are recorded in the attributes. ``scaling="none"`` keeps
     the raw features (images, whose pixels share one scale); it is recorded as the ``scaling`` attribute.
 
-    Test features are scaled with the training minimum and range and deliberately *not* clipped:
+    ``scaler_fit="whole"`` takes the minimum and range over every row the split is drawn from:
+    after ``parts``, before ``per_class`` and ``max_n`` (a paper that scales its file and then
+    splits it scales the whole file, even where our config caps the rows); recorded as the
+    ``scaler_fit`` attribute.
+
+    Test features scaled with the training part's minimum and range are deliberately *not* clipped:
     clipping would hide how far test points lie outside the training box, and both TL1 and RBF
     kernels are defined for any real input.
     """
     where = f"dataset {dataset!r}"
+    check_scaler_fit(scaler_fit, where)
     seed = repetition_seed(base_seed, dataset, rep)
     subsample_seed = repetition_seed(base_seed, f"{dataset}/subsample", rep)
     rng = np.random.default_rng(subsample_seed)
@@ -163,6 +173,7 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
         if data.part is None:
             raise DataError(f"{where}: split.parts = {parts} but the dataset has no provided train/test parts")
         idx = idx[np.isin(data.part, parts)]
+    pool = idx
     if protocol == "provided":
         if data.part is None:
             raise DataError(f"{where}: split protocol 'provided' needs files with train/test parts")
@@ -184,7 +195,8 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
         train_idx, test_idx = idx[train], idx[test]
     train_idx = np.sort(train_idx)
     test_idx = np.sort(test_idx)
-    X_train, X_test = scale_features(data.X[train_idx], data.X[test_idx], scaling, where)
+    X_train, X_test = scale_features(data.X[train_idx], data.X[test_idx], scaling, where,
+                                     X_fit=data.X[pool] if scaler_fit == "whole" else None)
     attrs = {
         "dataset": dataset,
         "rep": rep,
@@ -198,6 +210,7 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
         "per_class": json.dumps(per_class),
         "test_size": test_size if protocol == "random" else float(test_idx.size) / (train_idx.size + test_idx.size),
         "scaling": scaling,
+        "scaler_fit": scaler_fit,
         "feature_names": json.dumps(data.feature_names),
         "label_map": json.dumps(data.label_map),
         "kreinbench_version": __version__,
@@ -215,14 +228,14 @@ def make_split(data: ParsedData, *, dataset: str, rep: int, base_seed: int, test
 
 def split_dataset(data: ParsedData, split_spec: dict, *, dataset: str, rep: int, base_seed: int) -> Split:
     """:func:`make_split` with the options of a registry entry's ``split`` mapping."""
-    known = {"protocol", "test_size", "parts", "max_n", "per_class", "scaling"}
+    known = {"protocol", "test_size", "parts", "max_n", "per_class", "scaling", "scaler_fit"}
     unknown = set(split_spec) - known
     if unknown:
         raise DataError(f"dataset {dataset!r}: unknown split option(s) {sorted(unknown)} (known: {sorted(known)})")
     return make_split(data, dataset=dataset, rep=rep, base_seed=base_seed,
                       test_size=float(split_spec.get("test_size", 0.5)), protocol=split_spec["protocol"],
                       parts=split_spec.get("parts"), max_n=split_spec.get("max_n"), per_class=split_spec.get("per_class"),
-                      scaling=split_spec.get("scaling", "minmax"))
+                      scaling=split_spec.get("scaling", "minmax"), scaler_fit=split_spec.get("scaler_fit", "train"))
 
 
 def write_split(split: Split, path: str | Path, provenance: dict) -> None:

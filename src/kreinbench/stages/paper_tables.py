@@ -2,7 +2,8 @@
 
 Table II, per dataset: m (features used), n (rows the split was drawn from), and the extreme
 eigenvalues μ_min, μ_max of the TL1 kernel on the training part of the first repetition, with
-their range over every repetition's training part (the paper's one random half is not ours).
+their range over every repetition's training part (the paper's one random half is not ours), and
+where the splits' min-max scaler was fitted (their ``scaler_fit``).
 Table III (and MM'17 Table 2, its predecessor), per dataset × method: test accuracy over the
 repetitions (from the tidy run records), the paper's value, and paired t-tests of the best
 method against the others. Tables IV-VII: a few methods on a few datasets, per metric.
@@ -29,7 +30,7 @@ from kreinbench.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final
 log = logging.getLogger(__name__)
 
 
-COLUMNS = ["paper_dataset", "dataset", "m", "m_paper", "n", "n_paper", "n_train",
+COLUMNS = ["paper_dataset", "dataset", "scaler_fit", "m", "m_paper", "n", "n_paper", "n_train",
            "mu_min", "mu_min_paper", "mu_max", "mu_max_paper",
            "repetitions", "mu_min_lo", "mu_min_hi", "mu_max_lo", "mu_max_hi", "note"]
 
@@ -42,7 +43,9 @@ def dataset_statistics(split_path: str, kernel_spec: dict) -> dict:
     K = kernel_function(params)(split.X_train, split.X_train)
     K = np.triu(K) + np.triu(K, 1).T
     mu_min, mu_max = extreme_eigenvalues(K, seed=int(split.attrs["seed"]) % 2**32)
-    return {"dataset": str(split.attrs["dataset"]), "rep": int(split.attrs["rep"]), "m": m,
+    # split files written before the option existed were all fitted on the training part
+    return {"dataset": str(split.attrs["dataset"]), "rep": int(split.attrs["rep"]),
+            "scaler_fit": str(split.attrs.get("scaler_fit", "train")), "m": m,
             "n": split.y_train.size + split.y_test.size, "n_train": split.y_train.size, "mu_min": mu_min,
             "mu_max": mu_max}
 
@@ -56,7 +59,7 @@ def over_repetitions(stats: list[dict]) -> list[dict]:
         if 1 not in set(group["rep"]):
             raise KreinbenchError(f"Table II: no repetition-1 split of dataset {dataset!r} among the inputs")
         first = group[group["rep"] == 1].iloc[0]
-        rows.append({**{key: first[key] for key in ("dataset", "m", "n", "n_train", "mu_min", "mu_max")},
+        rows.append({**{key: first[key] for key in ("dataset", "scaler_fit", "m", "n", "n_train", "mu_min", "mu_max")},
                      "repetitions": len(group),
                      "mu_min_lo": group["mu_min"].min(), "mu_min_hi": group["mu_min"].max(),
                      "mu_max_lo": group["mu_max"].min(), "mu_max_hi": group["mu_max"].max()})
@@ -92,13 +95,25 @@ def _fmt(value, digits: int = 4) -> str:
     return str(value)
 
 
+# Where the splits' min-max scaler was fitted (split option scaler_fit), in Table II's caption.
+SCALER_FIT_WORDS = {"train": "fitted on the training part", "whole": "fitted on every row the split is drawn from"}
+
+
+def _scaler_words(fits) -> str:
+    fits = sorted(set(fits))
+    if len(fits) == 1:
+        return SCALER_FIT_WORDS[fits[0]]
+    return "fitted where each dataset's scaler_fit says (" + "; ".join(f"{f}: {SCALER_FIT_WORDS[f]}" for f in fits) + ")"
+
+
 def table2_markdown(table: pd.DataFrame, kernel_spec: dict) -> str:
     tau = kernel_spec.get("tau", f"{kernel_spec.get('tau_factor', 0.7)}·m")
     lines = [
         f"IKLR (TNNLS) Table II, regenerated: m features, n rows, and the extreme eigenvalues of the TL1 "
         f"kernel max(τ − ‖x − x′‖₁, 0), τ = {tau}, on the training part (repetition 1, [0, 1] min-max "
-        f"scaling fitted on it); paper values in parentheses; in brackets, the range over the training "
-        f"parts of all {int(table['repetitions'].max())} repetitions (another random half moves μ_min most).",
+        f"scaling {_scaler_words(table['scaler_fit'])}); paper values in parentheses; in brackets, the range "
+        f"over the training parts of all {int(table['repetitions'].max())} repetitions (another random half "
+        f"moves μ_min most).",
         "",
         "| dataset | m | n | n_train | μ_min | μ_max | note |",
         "|---|---|---|---|---|---|---|",
