@@ -11,7 +11,8 @@ training half, as the pipeline does today, or on the whole set):
 * madelon (the config's 1000 training rows, as the paper's n = 2000 split 50/50): μ_min, μ_max
   and the bound on each half;
 * EEG and ijcnn1-tr at the config's cap (2000 training rows): μ_max and the bound; and at the
-  paper's sizes (the uncapped random halves: 7490 and 17 500 training rows, the kernel's row sums
+  paper's sizes (the uncapped random halves: 7488 (the paper's 7490 less the registry's four
+  corrupt EEG records) and 17 500 training rows, the kernel's row sums
   in blocks, never the whole matrix): mean(K) and the bound n·mean(K);
 * ijcnn1-tr's μ_min on nested subsets (the first n rows of a seeded permutation) of repetition 1's
   uncapped training half: Cauchy interlacing makes it non-increasing in n; does it reach the
