@@ -59,12 +59,14 @@ def test_verdicts_follow_the_criteria_and_the_first_matching_explanation():
         {"table": "t", "dataset": "a", "column": "X", "quantity": "train_time", "ours": 9.0, "ours_std": 1.0,
          "paper": 1.0, "paper_std": math.nan},
     ])
-    explanations = [{"table": "e", "dataset": "*", "column": "μ_*", "why": "kernel scaled differently"},
+    explanations = [{"table": "e", "dataset": "*", "column": "μ_*", "why": "kernel scaled differently",
+                     "evidence": ["benchmarks/results/k.md"]},
                     {"table": "*", "why": "anything else"}]
     out = judged(cells, explanations)
     assert out["agrees"].tolist() == [True, True, False, True, True, False, None]
     assert out["status"].tolist() == ["agrees", "agrees", "explained", "agrees", "agrees", "explained", "reported"]
-    assert out["why"].tolist() == ["", "", "anything else", "", "", "kernel scaled differently", ""]
+    assert out["why"].tolist() == ["", "", "anything else", "", "",
+                                   "kernel scaled differently (evidence: benchmarks/results/k.md)", ""]
     assert out["diff"].iloc[2] == pytest.approx(0.10)
     counts = summary(out).set_index("table")
     assert counts.loc["all accuracy", ["judged", "agree", "explained", "unexplained"]].tolist() == [4, 3, 1, 0]

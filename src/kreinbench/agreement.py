@@ -196,9 +196,12 @@ def _collapsed(cell) -> bool:
 
 
 def _explanation(cell, explanations: list[dict]) -> str:
+    """The ``why`` of the first entry that matches the cell, with the committed evidence it cites."""
     for entry in explanations:
         if all(fnmatch.fnmatchcase(str(cell[key]), str(entry.get(key, "*"))) for key in ("table", "dataset", "column")):
-            return str(entry["why"])
+            evidence = entry.get("evidence") or []
+            evidence = [evidence] if isinstance(evidence, str) else evidence
+            return str(entry["why"]) + (f" (evidence: {', '.join(evidence)})" if evidence else "")
     return ""
 
 
