@@ -2,15 +2,23 @@
 figure iklr_fig_init (initializations), Fig. 2 (ε of CCICP-GD). One small workflow run per study keeps
 each test fast."""
 
+import os
 import re
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
+from snakemake.utils import validate
 
+from conftest import ROOT, SHARED_DATASETS
 from kreinbench import paper_targets, plan, plan_iklr
+from kreinbench.data.fetch import fetch_dataset
+from kreinbench.data.parse import parse_dataset
+from kreinbench.data.registry import get_dataset, load_registry
+from kreinbench.data.split import split_dataset
 from kreinbench.errors import KreinbenchError
-from kreinbench.stages.paper_tables import timing_frame
+from kreinbench.stages.paper_tables import table6_split_note, timing_frame
 
 LAM = {"lam": [0.1, 1.0]}
 
@@ -129,8 +137,8 @@ INIT_CONFIG = {
     **STUDY_CONFIG,
     "methods": {"ccicp-gd": {**iklr("ccicp-gd"), "datasets": ["blobs"]},
                 "ccicp-sgd-uniform": iklr("ccicp-sgd", init="uniform")},
-    "papers": {"iklr": {"datasets": {"blobs": "monks1"},
-                        "table6": {"datasets": ["blobs"], "methods": ["ccicp-sgd-uniform", "ccicp-gd"]}}},
+    # The study's own names (a mapping), as paper-iklr's Table VI has them.
+    "papers": {"iklr": {"table6": {"datasets": {"blobs": "monks1"}, "methods": ["ccicp-sgd-uniform", "ccicp-gd"]}}},
 }
 
 
@@ -167,6 +175,8 @@ def test_table6_beside_the_paper(inits_finished):
     # Rows in the paper's order of α⁽⁰⁾ (0 before U(0, 1)), whatever the config's order.
     assert "| init · metric | CCICP-GD · blobs (paper: monks1) | CCICP-SGD · blobs (paper: monks1) |" in md
     assert md.index("| α⁽⁰⁾ = 0 · accuracy |") < md.index("| α⁽⁰⁾ᵢ ~ U(0, 1) · accuracy |")
+    # The caption says which split the runs share (here blobs' random halves, 200 / 200 points).
+    assert "blobs: a random split of 200 / 200 points per run" in md
     # The cell rounds the mean and std the CSV holds (at a tie, either way: 0.9225 may print 0.923).
     cell = re.search(r"\| α⁽⁰⁾ = 0 · accuracy \| (\d\.\d{3}) ± (\d\.\d{3}) \(paper 0\.694, Δ ", md)
     assert cell and float(cell[1]) == pytest.approx(gd["mean"], abs=5.01e-4)
@@ -178,6 +188,57 @@ def test_fig_init_is_drawn(inits_finished):
     png = (inits_finished / "figures/iklr_fig_init.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
     assert (inits_finished / "figures/iklr_fig_init.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def paper_iklr() -> dict:
+    return yaml.safe_load((ROOT / "workflow/configs/paper-iklr.yaml").read_text())
+
+
+def test_paper_table6_runs_on_the_provided_train_and_test_files():
+    config = paper_iklr()
+    validate(config, str(ROOT / "workflow/schemas/config.schema.yaml"))
+    plan.check_config(config)
+    plan_iklr.check_studies(config)
+    assert plan_iklr.study_datasets(config, "table6") == {"monks1-provided": "monks1", "svmguide1-provided": "guide1-t"}
+    assert all(split["protocol"] == "provided" and "parts" not in split
+               for split in plan_iklr.study_splits(config, "table6").values())
+    for method in plan_iklr.table6_methods(config):
+        assert set(plan.method_datasets(config, method)) >= {"monks1-provided", "svmguide1-provided"}
+    # Tables III and IV keep the random halves of the registry's monks1 and svmguide1.
+    assert plan.method_datasets(config, "ccicp-gd-ones") == ["monks1-provided", "svmguide1-provided"]
+    assert config["dataset_options"]["monks1"]["split"]["parts"] == ["train"]
+    # The copies read the registry's files, checksums and parsing.
+    registry = load_registry()
+    for copy, original in (("monks1-provided", "monks1"), ("svmguide1-provided", "svmguide1")):
+        ours, theirs = get_dataset(copy, config["custom_datasets"]), registry[original]
+        assert [(f["name"], f["part"], f["sha256"], f["mirror"]) for f in ours.source["files"]] == \
+            [(f["name"], f["part"], f["sha256"], f["mirror"]) for f in theirs.source["files"]]
+        assert (ours.parser, ours.label, ours.drop_columns) == (theirs.parser, theirs.label, theirs.drop_columns)
+
+
+@pytest.mark.parametrize("name, sizes", [("monks1-provided", (124, 432)), ("svmguide1-provided", (3089, 4000))])
+def test_table6_runs_share_one_split_and_differ_in_their_seed(tmp_path, name, sizes):
+    config = paper_iklr()
+    spec = get_dataset(name, config["custom_datasets"], config.get("dataset_options", {}).get(name))
+    manifest = fetch_dataset(spec, tmp_path / "manifest.json",
+                             mirror=os.environ.get("KREINBENCH_MIRROR") or str(SHARED_DATASETS))
+    data = parse_dataset(spec, tmp_path, [f["file"] for f in manifest["files"]])
+    runs = [split_dataset(data, spec.split, dataset=name, rep=rep, base_seed=config["seed"]) for rep in (1, 2)]
+    assert (runs[0].y_train.size, runs[0].y_test.size) == sizes
+    for part in ("X_train", "y_train", "X_test", "y_test"):
+        np.testing.assert_array_equal(getattr(runs[0], part), getattr(runs[1], part))
+    assert runs[0].attrs["seed"] != runs[1].attrs["seed"]
+
+
+def test_table6_caption_names_the_split_of_each_dataset():
+    note = table6_split_note({"monks1-provided": {"protocol": "provided"},
+                              "guide": {"protocol": "provided", "max_n": 400},
+                              "halves": {"protocol": "random", "test_size": 0.5, "parts": ["test"]}},
+                             {"monks1-provided": (124, 432), "guide": (400, 400), "halves": (2000, 2000)})
+    assert note == ("monks1-provided: one split, its provided training and test files (124 / 432 points), the same "
+                    "in every run; guide: one split, its provided training and test files (400 / 400 points), each "
+                    "part capped at 400 rows by a subsample seeded per run; halves: a random split of 2000 / 2000 "
+                    "points per run of the provided test rows")
 
 
 def test_paper_values_transcribe_all_of_table_vi():

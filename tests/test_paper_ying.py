@@ -1,6 +1,8 @@
 """Ying et al. (NIPS'09) Table 3 and Fig. 1: the table's arithmetic against hand-made runs, the
-repetition Fig. 1 plots, and the paper config's plan at small scale."""
+repetition Fig. 1 plots, the paper config's plan at small scale, and the paper's σ protocol (σ by
+an SVM's CV on the clean Gaussian kernel, then the noisy kernel at that σ) on a tiny real run."""
 
+import copy
 import json
 import re
 
@@ -8,8 +10,14 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from scipy.spatial.distance import cdist
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.svm import SVC
 
 from conftest import ROOT
+from kreinbench import cache, plan
+from kreinbench.data.split import read_split
+from kreinbench.errors import KreinbenchError
 from kreinbench.stages.paper_ying import fig1_runs, table3_frame, table3_markdown
 
 NAMES = {"datasets": {"sonar": "Sonar", "mine": "mine"}, "methods": {"smm": "SMM", "spgm": "SPGM"}}
@@ -64,8 +72,10 @@ def test_paper_config_at_small_scale_plans_both_solvers_and_the_targets(workflow
     assert result.returncode == 0, result.stderr[-3000:]
     paper = yaml.safe_load((ROOT / "workflow/configs/paper-isvm.yaml").read_text())
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
-    # The paper config replaces config.yaml: only its two solvers, on its six datasets, 2 repetitions.
-    assert counts["fit"] == str(2 * len(paper["datasets"]) * 2)
+    # The paper config replaces config.yaml: only its two solvers and the SVM whose CV chooses σ,
+    # on its six datasets, 2 repetitions.
+    assert list(paper["methods"]) == ["svm-cv", "smm", "spgm"]
+    assert counts["fit"] == str(3 * len(paper["datasets"]) * 2)
     assert counts["ying_table3"] == counts["ying_fig1"] == "1" and "iklr_table3" not in counts
 
 
@@ -81,3 +91,96 @@ def test_all_paper_targets_asks_for_the_papers_tables_and_figures_only(workflow_
     # Each paper table rendered for the report; the quick run's accuracy table is not among them.
     assert re.findall(r"output: results/tables/(\w+)\.html", result.stdout) and \
         "results/tables/accuracy.html" not in result.stdout
+
+
+# -- σ by LIBSVM's CV on the clean kernel, then the noisy kernel at that σ ------------------------
+
+def paper_config() -> dict:
+    return yaml.safe_load((ROOT / "workflow/configs/paper-isvm.yaml").read_text())
+
+
+def test_paper_config_takes_sigma_from_the_svm_on_the_clean_kernel():
+    config = paper_config()
+    plan.check_config(config)
+    assert config["kernels"]["rbf"]["type"] == "rbf" and config["kernels"]["noisy-rbf"]["type"] == "noisy-rbf"
+    assert plan.kernel_grid(config, "rbf") == plan.kernel_grid(config, "noisy-rbf") == {"sigma": [0.5, 1, 2, 4]}
+    assert config["methods"]["svm-cv"]["grid"] == {"C": config["methods"]["smm"]["grid"]["C"]}
+    for solver in ("smm", "spgm"):
+        assert plan.fit_inputs(config, "pima", solver, 3)["tuned_by"] == "results/fits/pima/svm-cv/rep3.json"
+        # C and ρ only: σ is not the solvers' to choose.
+        assert set(config["methods"][solver]["grid"]) == {"C", "rho"}
+    # Table 3 and Fig. 1 show the paper's solvers, not the SVM.
+    assert plan.ying_methods(config) == {"smm": "SMM", "spgm": "SPGM"}
+
+
+def test_counterpart_instance_maps_the_grid_point_between_kernels():
+    assert plan.counterpart_instance("rbf-sigma=0.5", "rbf", "noisy-rbf") == "noisy-rbf-sigma=0.5"
+    assert plan.counterpart_instance("gauss", "gauss", "noisy") == "noisy"
+    with pytest.raises(KreinbenchError, match="not an instance of kernel 'tl1'"):
+        plan.counterpart_instance("rbf-sigma=1", "tl1", "noisy-rbf")
+
+
+def test_tuned_by_on_another_kernel_needs_the_same_grid():
+    config = copy.deepcopy(paper_config())
+    config["kernels"]["rbf"]["sigma"] = [0.5, 1, 2]
+    with pytest.raises(KreinbenchError, match="must have the same grid"):
+        plan.check_config(config)
+
+
+SIGMAS, CS, FOLDS = [0.1, 0.4, 2.0], [0.1, 1.0, 10.0], 3
+
+
+def tiny_config() -> dict:
+    """paper-isvm's protocol on 100 seeded blobs: one repetition, 3-fold CV."""
+    paper = paper_config()
+    solver = {**paper["methods"]["smm"], "grid": {"C": CS, "rho": [0.1, 10.0]}}
+    return {
+        "seed": 7, "repetitions": 1, "cv_folds": FOLDS, "datasets": ["blobs"],
+        "dataset_options": {"blobs": {"split": {"max_n": 100, "protocol": "random", "test_size": 0.2}}},
+        "kernels": {"rbf": {**paper["kernels"]["rbf"], "sigma": SIGMAS},
+                    "noisy-rbf": {**paper["kernels"]["noisy-rbf"], "sigma": SIGMAS}},
+        "methods": {"svm-cv": {**paper["methods"]["svm-cv"], "grid": {"C": CS}}, "smm": solver},
+        "papers": {"ying": {"methods": {"smm": "SMM"}}},
+    }
+
+
+def sklearn_sigma_search(X, y, seed):
+    """σ and C as scikit-learn picks them: a ``GridSearchCV(SVC(kernel="precomputed"))`` over C per
+    σ on the clean kernel exp(−‖x − y‖²/σ²), the split's stratified folds, the first best σ (then
+    GridSearchCV's first best C); and every (σ, C)'s mean fold accuracy."""
+    folds = StratifiedKFold(FOLDS, shuffle=True, random_state=seed % 2**32)
+    best, scores = None, {}
+    for sigma in SIGMAS:
+        search = GridSearchCV(SVC(kernel="precomputed"), {"C": CS}, cv=folds)
+        search.fit(np.exp(-cdist(X, X, "sqeuclidean") / sigma**2), y)
+        scores.update({(sigma, C): m for C, m in zip(CS, search.cv_results_["mean_test_score"])})
+        if best is None or search.best_score_ > best[2]:
+            best = (sigma, search.best_params_["C"], search.best_score_)
+    return best, scores
+
+
+def test_tiny_run_chooses_sigma_on_the_clean_kernel_as_sklearn_does(run_workflow):
+    workdir = run_workflow(tiny_config(), "ying_sigma")
+    data = read_split(workdir / "data/splits/blobs/rep1.h5")
+    seed = int(data.attrs["seed"])
+    (sigma, C, score), scores = sklearn_sigma_search(data.X_train, data.y_train, seed)
+    svm = json.loads((workdir / "results/fits/blobs/svm-cv/rep1.json").read_text())
+    assert svm["kernel_instance"] == f"rbf-sigma={sigma:g}" and svm["params"] == {"C": C}
+    assert svm["cv_accuracy"] == pytest.approx(score, abs=1e-12)
+    ours = {(float(row["kernel"].removeprefix("rbf-sigma=")), row["C"]): row["cv_accuracy"] for row in svm["cv_scores"]}
+    assert ours == pytest.approx(scores, abs=1e-12)
+    # The solver: the noisy instance at that σ, C and ρ by its own CV there (no other σ tried).
+    smm = json.loads((workdir / "results/fits/blobs/smm/rep1.json").read_text())
+    instance = f"noisy-rbf-sigma={sigma:g}"
+    assert smm["kernel_instance"] == instance and smm["tuned_by"] == "svm-cv"
+    assert {row["kernel"] for row in smm["cv_scores"]} == {instance} and len(smm["cv_scores"]) == 3 * 2
+    assert smm["cv_accuracy"] is not None and smm["params"]["C"] in CS and smm["params"]["rho"] in (0.1, 10.0)
+    # K0 = K − 0.1 (E + Eᵀ)/2 at that σ, E standard normal from [the kernel's seed 0, the split's seed].
+    K0, _ = cache.read_kernel_part(workdir / f"results/kernels/blobs/rep1/{instance}.h5", "train")
+    n = data.y_train.size
+    E = np.random.default_rng([0, seed]).standard_normal((n, n))
+    expected = np.exp(-cdist(data.X_train, data.X_train, "sqeuclidean") / sigma**2) - 0.1 * (E + E.T) / 2
+    np.testing.assert_allclose(K0, expected, rtol=0, atol=1e-12)
+    assert min(np.linalg.eigvalsh(K0)) < 0 and smm["kernel_mu_min"] == pytest.approx(min(np.linalg.eigvalsh(K0)))
+    table = pd.read_csv(workdir / "results/tables/ying_table3.csv")
+    assert list(table["method"]) == ["smm"]

@@ -51,6 +51,26 @@ def kernel_instances(config: dict, kernel: str) -> dict[str, dict[str, Any]]:
     return instances
 
 
+def kernel_grid(config: dict, kernel: str) -> dict[str, list]:
+    """The kernel parameters of a config kernel given as lists (its instances' grid), in
+    ``GRID_PARAMS`` order."""
+    spec = config["kernels"][kernel]
+    return {k: list(spec[k]) for k in GRID_PARAMS if isinstance(spec.get(k), list)}
+
+
+def counterpart_instance(instance: str, source_kernel: str, kernel: str) -> str:
+    """The instance of config kernel ``kernel`` at the grid point of ``instance``, an instance of
+    ``source_kernel`` (the ids of :func:`kernel_instances`, e.g. ``rbf-sigma=2`` ->
+    ``noisy-rbf-sigma=2``): where a ``tuned_by`` method on another kernel with the same grid
+    (:func:`check_tuned_by`) chose its instance."""
+    if instance == source_kernel:
+        return kernel
+    prefix = f"{source_kernel}-"
+    if not instance.startswith(prefix):
+        raise KreinbenchError(f"kernel instance {instance!r} is not an instance of kernel {source_kernel!r}")
+    return f"{kernel}-{instance.removeprefix(prefix)}"
+
+
 def method_spec(config: dict, method: str) -> dict[str, Any]:
     if method not in config["methods"]:
         raise KreinbenchError(f"unknown method {method!r}; config methods: {sorted(config['methods'])}")
@@ -211,7 +231,9 @@ def check_tuned_by(config: dict, name: str) -> None:
     """``methods.<name>.tuned_by: <other>`` takes the kernel instance the other method's CV chose on
     the same split, and its parameters too unless this one has a grid of its own (then CV over that
     grid on the chosen instance), so the other must exist, tune by CV itself, use the same kernel
-    and be fitted on every dataset of this one."""
+    or one with the same grid (its instance at the chosen grid point is taken,
+    :func:`counterpart_instance`: Ying et al.'s σ chosen by an SVM's CV on the clean RBF kernel,
+    then the noisy kernel at that σ) and be fitted on every dataset of this one."""
     spec = config["methods"][name]
     other = spec.get("tuned_by")
     if other is None:
@@ -222,9 +244,11 @@ def check_tuned_by(config: dict, name: str) -> None:
     if "tuned_by" in config["methods"][other] and "grid" not in config["methods"][other]:
         raise KreinbenchError(f"{where}: {other!r} is itself tuned_by another method without a grid of its "
                               "own; name the one that runs the CV")
-    if config["methods"][other]["kernel"] != spec["kernel"]:
-        raise KreinbenchError(f"{where}: {other!r} uses kernel {config['methods'][other]['kernel']!r}, "
-                              f"{name!r} uses {spec['kernel']!r}; the chosen kernel instance must be one of both")
+    theirs, ours = config["methods"][other]["kernel"], spec["kernel"]
+    if kernel_grid(config, theirs) != kernel_grid(config, ours):
+        raise KreinbenchError(f"{where}: {other!r} uses kernel {theirs!r} with grid {kernel_grid(config, theirs)}, "
+                              f"{name!r} uses {ours!r} with grid {kernel_grid(config, ours)}; the chosen kernel "
+                              "instance must be one of both, or the kernels must have the same grid")
     missing = [d for d in method_datasets(config, name) if d not in method_datasets(config, other)]
     if missing:
         raise KreinbenchError(f"{where}: {other!r} is not fitted on {', '.join(missing)}")
@@ -569,3 +593,12 @@ def ying_fig1_datasets(config: dict) -> dict[str, str]:
     """The panels of Ying et al.'s Fig. 1 (``papers.ying.fig1.datasets``), ``{ours: paper's name}``."""
     names = paper_names(config, "ying")["datasets"]
     return {d: names.get(d, d) for d in config.get("papers", {}).get("ying", {}).get("fig1", {}).get("datasets", [])}
+
+
+def ying_methods(config: dict) -> dict[str, str]:
+    """The columns of Ying et al.'s Table 3 and the curves of Fig. 1, ``{ours: paper's name}``: the
+    config methods ``papers.ying.methods`` names (the paper's solvers, not the SVM whose CV on the
+    clean kernel chooses σ), or every config method when it names none."""
+    names = paper_names(config, "ying")["methods"]
+    named = config.get("papers", {}).get("ying", {}).get("methods", {})
+    return {m: names[m] for m in names if m in named} or names

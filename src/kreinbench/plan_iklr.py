@@ -16,7 +16,8 @@ from typing import Any
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import ESTIMATORS
 from kreinbench.methods.iklr.estimator import SOLVERS
-from kreinbench.plan import iklr_fig3_datasets, iklr_fig3_methods, method_datasets, method_spec, paper_names
+from kreinbench.plan import (dataset_config_entry, iklr_fig3_datasets, iklr_fig3_methods, method_datasets, method_spec,
+                             paper_names)
 
 # The study keys of papers.iklr and papers.iklr_mm17 (the MM'17 paper's names); their targets are
 # in kreinbench.paper_targets.
@@ -63,9 +64,21 @@ def table3_methods(config: dict) -> list[str]:
 
 
 def study_datasets(config: dict, name: str, paper: str = "iklr") -> dict[str, str]:
-    """A study's datasets, ``{ours: paper's name}`` in the study's order."""
+    """A study's datasets, ``{ours: paper's name}`` in the study's order: the names of
+    ``papers.<paper>.datasets``, or the study's own where its ``datasets`` is such a mapping (Table
+    VI's copies of monks1 and svmguide1 on their provided train/test files stand in the paper's
+    monks1 and guide1-t rows, names that ``papers.iklr.datasets`` gives the random-split ones)."""
+    datasets = study(config, name, paper)["datasets"]
+    if isinstance(datasets, dict):
+        return dict(datasets)
     names = paper_names(config, paper)["datasets"]
-    return {d: names[d] for d in study(config, name, paper)["datasets"]}
+    return {d: names[d] for d in datasets}
+
+
+def study_splits(config: dict, name: str, paper: str = "iklr") -> dict[str, dict[str, Any]]:
+    """The split protocol of each of a study's datasets (its registry ``split`` with the config's
+    ``dataset_options``), for the table's caption to say which split its runs share."""
+    return {d: dataset_config_entry(config, d)["split"] for d in study_datasets(config, name, paper)}
 
 
 def study_methods(config: dict, name: str, paper: str = "iklr") -> dict[str, str]:

@@ -105,6 +105,7 @@ rule iklr_table6:
     params:
         datasets=lambda wildcards: plan_iklr.study_datasets(config, "table6"),
         methods=lambda wildcards: plan_iklr.table6_methods(config),
+        splits=lambda wildcards: plan_iklr.study_splits(config, "table6"),
     script:
         "../scripts/iklr_table6.py"
 

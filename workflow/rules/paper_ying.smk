@@ -18,7 +18,7 @@ rule ying_table3:
     params:
         names=plan.paper_names(config, "ying"),
         datasets=config["datasets"],
-        methods=list(config["methods"]),
+        methods=list(plan.ying_methods(config)),
     script:
         "../scripts/ying_table3.py"
 
@@ -44,6 +44,6 @@ rule ying_fig1:
         "../envs/kreinbench.yaml"
     params:
         datasets=plan.ying_fig1_datasets(config),
-        methods=plan.paper_names(config, "ying")["methods"],
+        methods=plan.ying_methods(config),
     script:
         "../scripts/ying_fig1.py"

@@ -19,7 +19,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.implicit_kernel import ImplicitKernel
 from kreinbench.kernels import block_rows
 from kreinbench.methods import estimator_class
-from kreinbench.plan import spectrum_kind
+from kreinbench.plan import counterpart_instance, spectrum_kind
 from kreinbench.selection import SelectionResult, cross_validate, cross_validate_group
 
 log = logging.getLogger(__name__)
@@ -61,15 +61,18 @@ def load_kernel(path: str, part: str, instance: str, data, split: str):
     return K
 
 
-def tuned_selection(record_path: str, dataset: str, rep: int, seed: int) -> SelectionResult:
+def tuned_selection(record_path: str, dataset: str, rep: int, seed: int, kernel: str) -> SelectionResult:
     """The kernel instance and parameters another method's CV chose on the same split (config key
-    ``tuned_by``; e.g. DANK with SVM-CV's σ and C when its own grid search is too expensive)."""
+    ``tuned_by``; e.g. DANK with SVM-CV's σ and C when its own grid search is too expensive): on
+    this method's ``kernel``, the instance at the grid point the other chose on its own kernel (Ying
+    et al.'s noisy RBF kernel at the σ of an SVM's CV on the clean one)."""
     record = json.loads(Path(record_path).read_text())
     if record["dataset"] != dataset or record["rep"] != rep or record["split_seed"] != seed:
         raise KreinbenchError(f"fit record {record_path!r} is of {record['dataset']!r} rep {record['rep']} "
                               f"(split seed {record['split_seed']}), not of {dataset!r} rep {rep} (seed {seed})")
+    instance = counterpart_instance(record["kernel_instance"], record["kernel"], kernel)
     # No CV of its own: no CV accuracy (recorded as null).
-    return SelectionResult(best_instance=record["kernel_instance"], best_params=record["params"], best_score=None)
+    return SelectionResult(best_instance=instance, best_params=record["params"], best_score=None)
 
 
 def shared_selection(record_path: str, method: str, dataset: str, rep: int, seed: int) -> SelectionResult:
@@ -188,7 +191,7 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     seed = int(data.attrs["seed"])
     fixed = seeded(estimator_cls, fixed, seed)
 
-    tuned = tuned_selection(tuned_by, dataset, rep, seed) if spec.get("tuned_by") else None
+    tuned = tuned_selection(tuned_by, dataset, rep, seed, spec["kernel"]) if spec.get("tuned_by") else None
     # The train kernels of every instance for CV (only the chosen one when another method's CV chose
     # it); the test kernel of the chosen one only, read after the final fit, so that no test kernel
     # is held while the fits allocate (peak memory).

@@ -2,7 +2,8 @@
 regenerated from the tidy records of rule `table`, beside the paper's values.
 
 Table 3, per dataset: n, the average extreme eigenvalues of the noisy kernel K₀ on the training
-part (of the CV-chosen kernel instance), and per solver (SMM, SPGM) the test accuracy and the
+part (of the kernel instance the solvers fitted: in paper-isvm, K₀ at the σ of an SVM's CV on the
+clean kernel), and per solver (SMM, SPGM) the test accuracy and the
 training time, each beside the paper's, with paired t-tests of the best solver against the other.
 Fig. 1: the objective f(α_k) of the proxy-kernel SVM against the iteration, SMM and SPGM.
 """
