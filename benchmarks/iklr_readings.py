@@ -373,8 +373,8 @@ def table4_row(args, name, reading, rep, lam, K, K_test, y, y_test) -> None:
     test = accuracy(alpha, b, K_test, y_test)
     train = accuracy(alpha, b, K, y)
     f = np.asarray(trace)
-    print(f"| {args.dataset} (τ = {args.tau_factor:g}m, μ_max/n = {eigen_split(K)[2] / y.size:.2f}) | `{name}` | {rep} | "
-          f"{lam:g} | {test:.4f} / {train:.4f} | "
+    scale = f"τ = {args.tau_factor:g}m, μ_max/n = {eigen_split(K)[2] / y.size:.2f}"
+    print(f"| {args.dataset} ({scale}) | `{name}` | {rep} | {lam:g} | {test:.4f} / {train:.4f} | "
           f"{'**yes**' if collapsed(pred, y_test) else 'no'} | {'yes' if monotone(trace) else 'no'} | "
           f"{f[0]:.3f} → {f[-1]:.4g} ({np.nanmax(f):.4g}) | {steps} | {time.perf_counter() - start:.0f} |",
           flush=True)
@@ -426,7 +426,8 @@ def main() -> None:
     parser.add_argument("--trace", action="store_true", help="table4: print f per outer iteration")
     parser.add_argument("--mirror", default=os.environ.get("KREINBENCH_MIRROR"))
     args = parser.parse_args()
-    {"accuracy": run_accuracy, "fig2": run_fig2, "table4": run_table4, "kernel-scale": run_kernel_scale}[args.what](args)
+    commands = {"accuracy": run_accuracy, "fig2": run_fig2, "table4": run_table4, "kernel-scale": run_kernel_scale}
+    commands[args.what](args)
 
 
 if __name__ == "__main__":
