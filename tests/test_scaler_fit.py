@@ -141,3 +141,15 @@ def test_schema_rejects_a_bad_value_and_snakemake_reruns_the_split_when_it_chang
         assert json.loads(h5.attrs["max_n"]) is None
     np.testing.assert_array_equal(union.min(axis=0), 0.0)
     np.testing.assert_array_equal(union.max(axis=0), 1.0)
+
+
+def test_table_captions_say_where_the_records_splits_fitted_the_scaler():
+    """From the fits' records: old records (no scaler_fit) were all scaled by the training part."""
+    import pandas as pd
+
+    from kreinbench.render import scaling_note
+
+    assert scaling_note(pd.DataFrame({"scaler_fit": ["whole", "whole"]})).endswith("over the whole data set, then split")
+    assert scaling_note(pd.DataFrame({"accuracy": [0.9]})).endswith("by the training part's minimum and range")
+    mixed = scaling_note(pd.DataFrame({"scaler_fit": ["whole", "train", "whole"]}))
+    assert "then split for 2 fits" in mixed and "range for 1 fits" in mixed

@@ -37,3 +37,18 @@ def collapse_mark(row) -> str:
     """" ⊘k" when k > 0 of the row's fits collapsed, else "" (also for rows without the count)."""
     count = getattr(row, "collapsed", None)
     return f" ⊘{int(count)}" if count is not None and not pd.isna(count) and count > 0 else ""
+
+
+# How the splits of a table's fits scaled the features (the runs' ``scaler_fit``).
+SCALER_NOTES = {"whole": "features min-max scaled to [0, 1] over the whole data set, then split",
+                "train": "features min-max scaled to [0, 1] by the training part's minimum and range"}
+
+
+def scaling_note(runs: pd.DataFrame) -> str:
+    """Where the min-max scaler of the splits of ``runs`` was fitted, for a caption; records made
+    before ``scaler_fit`` was recorded were all fitted on the training part."""
+    where = runs["scaler_fit"].fillna("train") if "scaler_fit" in runs else pd.Series("train", index=runs.index)
+    counts = where.value_counts()
+    if len(counts) == 1:
+        return SCALER_NOTES.get(counts.index[0], f"scaler fitted on {counts.index[0]}")
+    return "; ".join(f"{SCALER_NOTES.get(w, w)} for {n} fits" for w, n in counts.items())

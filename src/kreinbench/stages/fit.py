@@ -234,6 +234,8 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
         "kernel_instance": best,
         "fixed_params": fixed,
         "params": selection.best_params,
+        # Splits made before scaler_fit existed were all scaled by the training part.
+        "scaler_fit": str(data.attrs.get("scaler_fit", "train")),
         "n_train": int(data.y_train.size),
         "n_test": int(data.y_test.size),
         "accuracy": outcome["accuracy"],

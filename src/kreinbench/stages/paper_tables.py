@@ -23,7 +23,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.kernels import kernel_function, resolve_params
 from kreinbench.render import to_markdown
 from kreinbench.spectrum import extreme_eigenvalues
-from kreinbench.render import COLLAPSE_NOTE, collapse_mark
+from kreinbench.render import COLLAPSE_NOTE, collapse_mark, scaling_note
 from kreinbench.statistics import ALPHA, collapse_stats, paired_tests
 from kreinbench.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
@@ -193,7 +193,8 @@ def _table3_cell(row) -> str:
     return f"{ours} (paper {row.paper_mean:.3f} ± {row.paper_std:.3f}, Δ {row.diff:+.3f})"
 
 
-def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA, title: str = "IKLR (TNNLS) Table III") -> str:
+def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA, title: str = "IKLR (TNNLS) Table III",
+                    scaling: str = "") -> str:
     """Datasets (rows) x methods (columns) in the layout of the paper's Table III (``title``)."""
     reps = sorted(set(table["reps"]))
     wide = table.assign(cell=[_table3_cell(row) for row in table.itertuples(index=False)])
@@ -209,7 +210,7 @@ def table3_markdown(table: pd.DataFrame, alpha: float = ALPHA, title: str = "IKL
     wide.index = [header(d, datasets[d]) for d in wide.index]
     caption = (
         f"{title}, regenerated: test accuracy, mean ± std over {'/'.join(map(str, reps))} "
-        f"repetitions of the split. **Bold**: best mean of the dataset; †: significantly worse than the best "
+        f"repetitions of the split{f' ({scaling})' if scaling else ''}. **Bold**: best mean of the dataset; †: significantly worse than the best "
         f"(two-sided paired t-test over repetitions, p < {alpha:g}); ‡k: k repetitions ran away (the fit stopped "
         f"where ‖α‖ left every stationary point's radius); {COLLAPSE_NOTE}. In parentheses, where the paper has "
         f"the dataset × method: its mean ± std over 10 runs and Δ = ours − paper's."
@@ -221,11 +222,13 @@ def iklr_table3(*, runs: str, paper: str, names: dict, datasets: list[str], meth
                 title: str = "IKLR (TNNLS) Table III") -> None:
     """Table III: test accuracy of ``methods`` on ``datasets`` with paired t-tests, beside the
     ``paper``'s values (``names``: the paper's names of ours)."""
-    table = table3_frame(pd.read_csv(runs), pd.read_csv(paper, comment="#"), names, list(datasets), list(methods))
+    runs = pd.read_csv(runs)
+    table = table3_frame(runs, pd.read_csv(paper, comment="#"), names, list(datasets), list(methods))
     for row in table[table["best_significantly_better"]].itertuples(index=False):
         log.info("%s: best method beats %s (p = %.3g)", row.dataset, row.method, row.p_value)
     write_csv_atomic(csv, table)
-    write_text_atomic(md, table3_markdown(table, title=title))
+    scaling = scaling_note(runs[runs["dataset"].isin(datasets) & runs["method"].isin(methods)])
+    write_text_atomic(md, table3_markdown(table, title=title, scaling=scaling))
 
 
 def iklr_mm17_table2(*, runs: str, paper: str, names: dict, datasets: list[str], methods: list[str], csv: str,

@@ -14,10 +14,10 @@ import pandas as pd  # noqa: E402
 from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
 from kreinbench.render import save_figure, to_markdown  # noqa: E402
 
-RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "kernel", "kernel_instance",
-               "n_train", "n_test", "accuracy", "train_accuracy", "predicted_majority_share", "majority_rate",
-               "cv_accuracy", "train_time", "test_time", "cv_time",
-               "n_iter", "stationarity", "diverged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "rank_F", "params"]
+RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "scaler_fit", "kernel",
+               "kernel_instance", "n_train", "n_test", "accuracy", "train_accuracy", "predicted_majority_share",
+               "majority_rate", "cv_accuracy", "train_time", "test_time", "cv_time", "n_iter", "stationarity",
+               "diverged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "rank_F", "params"]
 
 
 def load_records(paths) -> list[dict]:
