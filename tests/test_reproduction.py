@@ -25,6 +25,8 @@ def finished_run(root):
     (figures / "iklr_fig3.png").write_bytes(b"\x89PNG")
     (figures / "iklr_fig3.pdf").write_bytes(b"%PDF")
     (root / "results/environment.tsv").write_text("name\tvalue\ncpu_model\tAMD EPYC\ncpu_count\t2\n")
+    (root / "workflow/configs").mkdir(parents=True)
+    (root / "workflow/configs/paper-x.yaml").write_text("seed: 1\n")
     return root
 
 
@@ -36,11 +38,13 @@ def test_a_whole_run_is_recorded_with_its_agreement_and_how_it_was_made(tmp_path
     written = record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
                          wall_seconds=3725.0, rules=RULES, explanations=explanations)
     names = sorted(str(p.relative_to(out)) for p in written)
-    assert names == ["RUN.md", "agreement.csv", "agreement.md", "environment.tsv", "figures/iklr_fig3.png",
-                     "records/runs.csv.gz", "tables/iklr_table3.csv", "tables/iklr_table3.md"]
+    assert names == ["RUN.md", "agreement.csv", "agreement.md", "config.yaml", "environment.tsv",
+                     "figures/iklr_fig3.png", "records/runs.csv.gz", "tables/iklr_table3.csv", "tables/iklr_table3.md"]
+    # the config as it ran, which the drift test rebuilds the tables with
+    assert (out / "config.yaml").read_text() == "seed: 1\n"
     with gzip.open(out / "records/runs.csv.gz", "rt") as f:
         assert f.read() == (run / "results/records/runs.csv").read_text()
-    assert "| iklr_table3 | 1 | 0 | 0% | 1 |" in (out / "agreement.md").read_text()
+    assert "| iklr_table3 | 1 | 0 | 0% | 0 | 0 | 1 | 0 |" in (out / "agreement.md").read_text()
     text = (out / "RUN.md").read_text()
     assert "`abc123`" in text and "`snakemake all_paper_targets`" in text and "1 h 2 min 5 s, 12 jobs" in text
     assert "AMD EPYC, 2" in text and "| fit" in text

@@ -26,6 +26,8 @@ from kreinbench.errors import KreinbenchError
 
 # Tables and figures a reproduction keeps (the HTML renderings are made from the Markdown).
 TABLE_SUFFIXES = (".csv", ".md")
+# A record's copy of the config its run used.
+RECORD_CONFIG = "config.yaml"
 
 
 def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, command: str,
@@ -44,6 +46,8 @@ def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, 
     if not tables:
         raise KreinbenchError(f"{workdir}/results/tables holds no table: is this the directory of a finished run?")
     written = [_copy(p, out / "tables" / p.name) for p in tables]
+    # The config as it ran: today's tables are rebuilt from the records with it (rebuild_tables).
+    written.append(_copy(workdir / "workflow/configs" / f"{name}.yaml", out / RECORD_CONFIG))
     written += [_copy(p, out / "figures" / p.name) for p in sorted((workdir / "figures").glob("*.png"))]
     records = workdir / "results/records"
     for part in ("runs", "history"):
@@ -163,7 +167,11 @@ def rebuild_tables(record: Path, root: Path, workdir: Path) -> list[str]:
     """Rebuild, in ``workdir``, the tables of ``record`` that today's rules compute from its records
     alone, and its agreement record from its tables; returns the rebuilt tables' file names (the
     agreement's ``agreement.csv`` and ``.md`` are in ``workdir/results/tables`` too)."""
-    configfile = root / "workflow/configs" / f"{record.name}.yaml"
+    # The config the run had (a later edit of the paper config, e.g. a new dataset of a table, is
+    # not what these records ran); records made before the config was kept: today's.
+    configfile = record / RECORD_CONFIG
+    if not configfile.exists():
+        configfile = root / "workflow/configs" / f"{record.name}.yaml"
     if not configfile.exists():
         raise KreinbenchError(f"{record} has no config {configfile}")
     overrides = run_overrides(record)
