@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.utils import get_tags
 
@@ -24,11 +24,17 @@ def test_params_round_trip_through_clone_as_for_a_base_estimator(name):
     twin = clone(est)
     assert type(twin) is cls and twin is not est and twin.get_params() == params
     assert repr(est) == f"{name}()"
-    # BaseEstimator's tags, but a kernel as input: meta-estimators slice it on both axes.
+    # A binary classifier's tags (scikit-learn's ClassifierMixin on BaseEstimator), but a kernel as
+    # input: meta-estimators slice it on both axes.
     tags = get_tags(est)
-    assert tags.input_tags.pairwise
-    tags.input_tags.pairwise = False
-    assert tags == BaseEstimator.__sklearn_tags__(est)
+    assert tags.input_tags.pairwise and tags.estimator_type == "classifier"
+    assert not tags.classifier_tags.multi_class
+    tags.input_tags.pairwise, tags.classifier_tags.multi_class = False, True
+    assert tags == SklearnClassifier().__sklearn_tags__()
+
+
+class SklearnClassifier(ClassifierMixin, BaseEstimator):
+    """The tags scikit-learn gives a classifier of its own."""
 
 
 def test_set_params_and_repr():

@@ -1,8 +1,10 @@
 """Exceptions that name the culprit (dataset, file, line, parameter)."""
 
 
-class KreinbenchError(Exception):
-    """Base class of every error kreinbench raises on bad input."""
+class KreinbenchError(ValueError):
+    """Base class of every error kreinbench raises on bad input: a ``ValueError``, as scikit-learn
+    expects of an estimator given a bad parameter or bad data (``GridSearchCV``'s ``error_score``,
+    ``check_estimator``)."""
 
 
 class DataError(KreinbenchError, ValueError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
 
@@ -162,6 +163,34 @@ def _same(value, default) -> bool:
         return False
 
 
+def _fitted_only(method):
+    """``method`` raising scikit-learn's ``NotFittedError`` (a ``ValueError`` and an
+    ``AttributeError``) on an estimator that has not been fitted, instead of an ``AttributeError``
+    on whichever fitted attribute it reads first."""
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        if not hasattr(self, "classes_"):
+            from sklearn.exceptions import NotFittedError  # noqa: PLC0415 (only on this error)
+
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit(K, y) before "
+                                 f"{method.__name__}")
+        return method(self, *args, **kwargs)
+
+    return checked
+
+
+def _recording_width(fit):
+    """``fit`` that records ``n_features_in_``, the training kernel's width, as scikit-learn's
+    ``SVC(kernel="precomputed")`` does."""
+    @functools.wraps(fit)
+    def recorded(self, K, *args, **kwargs):
+        fitted = fit(self, K, *args, **kwargs)
+        self.n_features_in_ = int(K.shape[1])
+        return fitted
+
+    return recorded
+
+
 class KernelClassifierMixin(Estimator):
     """predict / score from ``decision_function``; ``classes_`` maps the sign to a label.
 
@@ -186,6 +215,29 @@ class KernelClassifierMixin(Estimator):
 
     needs_spectrum = False
     needs_features = False
+    # scikit-learn's estimator type (its tags say so too): cross_val_score and GridSearchCV then
+    # use stratified folds, as for any classifier.
+    _estimator_type = "classifier"
+
+    def __init_subclass__(cls, **kwargs):
+        # Every subclass's own fit and decision_function keep scikit-learn's contract, including
+        # a user's class that follows this protocol (tests/user_methods).
+        super().__init_subclass__(**kwargs)
+        if "fit" in vars(cls):
+            cls.fit = _recording_width(cls.fit)
+        if "decision_function" in vars(cls):
+            cls.decision_function = _fitted_only(cls.decision_function)
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags  # noqa: PLC0415 (only scikit-learn calls this)
+
+        # ClassifierMixin's tags (not inherited: see Estimator), binary: the pipeline's multi-class
+        # data go through kreinbench.methods.multiclass.OneVsRest.
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.target_tags.required = True
+        return tags
 
     def takes_implicit_kernel(self, kernel_type: str) -> bool:
         return False
