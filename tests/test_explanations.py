@@ -16,9 +16,6 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPLANATIONS = ROOT / "workflow/paper_values/explanations.yaml"
-# Ying et al.'s σ entries wait for the σ protocol being changed elsewhere; strict: once they cite
-# evidence this marker must go.
-PENDING = {"ying_table3": "Ying et al.'s σ entries: their σ protocol is being changed, evidence to follow"}
 
 
 def entries() -> list[dict]:
@@ -69,8 +66,7 @@ def regenerating_script_problems(root: Path, path: str) -> list[str]:
     return []
 
 
-@pytest.mark.parametrize("entry", [pytest.param(e, id=entry_id(e), marks=[pytest.mark.xfail(strict=True, reason=PENDING[e["table"]])]
-                                                if e["table"] in PENDING else []) for e in entries()])
+@pytest.mark.parametrize("entry", entries(), ids=entry_id)
 def test_every_explanation_cites_committed_evidence(entry):
     assert evidence_problems(entry) == []
 
