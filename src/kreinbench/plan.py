@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 from typing import Any
+
+from kreinbench.atomic import sha256_file
 
 from kreinbench.data.registry import check_scaler_fit, dataset_entry, load_registry, spec_from_entry
 from kreinbench.errors import KreinbenchError
@@ -142,6 +145,19 @@ def dataset_config_entry(config: dict, name: str) -> dict[str, Any]:
         options = options or {}
         options = {**options, "split": {"scaler_fit": config["scaler_fit"], **options.get("split", {})}}
     return dataset_entry(name, config.get("custom_datasets"), options)
+
+
+def fetch_entry(config: dict, name: str) -> dict[str, Any]:
+    """The params of dataset ``name``'s fetch job: its entry (:func:`dataset_config_entry`) with,
+    for a ``local`` source, the file's sha256 as it is now, so that editing the file reruns the fetch
+    and everything made from it. By content, not time stamp: a copy laid anew with the same bytes
+    reruns nothing. (url and package sources are pinned by their registry checksums.)"""
+    entry = dataset_config_entry(config, name)
+    source = entry.get("source", {})
+    if source.get("type") == "local":
+        path = Path(source.get("path", ""))
+        entry = {**entry, "source": {**source, "sha256": sha256_file(path) if path.is_file() else None}}
+    return entry
 
 
 def check_config(config: dict) -> None:

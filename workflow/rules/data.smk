@@ -12,9 +12,8 @@ rule fetch:
         mem_mb=job_resources.mem_mb("fetch"),
         runtime=job_resources.runtime("fetch"),
     params:
-        entry=lambda wildcards: plan.canonical(
-            plan.dataset_config_entry(config, wildcards.dataset)
-        ),
+        # a local source's sha256 is part of it: editing your CSV reruns what is made from it
+        entry=lambda wildcards: plan.canonical(plan.fetch_entry(config, wildcards.dataset)),
     script:
         "../scripts/fetch.py"
 
