@@ -1,13 +1,20 @@
-"""The SLURM profile against a real one-node SLURM: jobs go through sbatch, a job killed for
-exceeding its memory is retried with more, and the tables equal those of a local run.
+"""The SLURM profile against a real one-node SLURM, run with README's command in a copy that has
+what a clone has (the `profiles` link, through which Snakemake loads workflow/profiles/default by
+itself): it keeps the SLURM profile's settings, refuses to start without the partition and account
+variables, jobs go through sbatch, a job killed for exceeding its memory is retried with twice as
+much, and the tables equal those of a local run.
 
 tests/cluster/start_slurm.sh installs (apt-get, as root) and starts munged, slurmctld and slurmd
 under a scratch directory; the fixture stops them by PID afterwards, also when the test fails.
 The only skip: start_slurm.sh exit status 3, i.e. this machine cannot install the packages.
+Memory is enforced with task/cgroup where a cgroup v1 memory controller is writable (as on the
+2-core Debian 12 VMs this ran on), so a job above its request ends as OUT_OF_MEMORY; elsewhere
+with OverMemoryKill, which SLURM records as FAILED (start_slurm.sh, MEMORY_KILL below).
 """
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -43,10 +50,28 @@ TINY_CONFIG = {
 
 RULES = ("fetch", "split", "kernel", "spectrum", "fit", "table", "figure")
 
-# The data group's memory request on attempt 1 (100 MB) is below what a job's Python processes
-# alone occupy, so SLURM kills it; attempt 2 asks for 1000 MB and succeeds.
-FAILING_DATA_GROUP = [f"{rule}:mem_mb=100 * 10 ** (attempt - 1)" for rule in ("fetch", "split")]
-TIMEOUT = 240
+# The data group's memory request doubles on a retry, as the workflow's own requests do
+# (kreinbench.resources.mem_mb): attempt 1's 200 MB is below what the job's two Python processes
+# alone occupy (about 290 MB, resources.BASE_MB), so SLURM kills it for memory; attempt 2 asks
+# for 400 MB and completes.
+FAILING_DATA_GROUP = [f"{rule}:mem_mb=200 * 2 ** (attempt - 1)" for rule in ("fetch", "split")]
+# A guard against a run that hangs (Snakemake can wait forever on a job the executor lost), not
+# the expected time: the SLURM run takes about 4 min on a 2-core machine under a load of 12.
+TIMEOUT = 420
+
+
+def readme_slurm_command() -> list[str]:
+    """The arguments of README's SLURM command ('Running on a cluster'), without the program."""
+    section = (ROOT / "README.md").read_text().split("## Running on a cluster", 1)[1]
+    line = next(line for line in section.splitlines() if line.startswith(".venv/bin/snakemake "))
+    return shlex.split(line)[1:]
+
+
+def readme_profile_options() -> list[str]:
+    """The README command's profile option and its value (its target and config are a paper's)."""
+    argv = readme_slurm_command()
+    at = next(i for i, arg in enumerate(argv) if arg in ("--profile", "--workflow-profile"))
+    return argv[at:at + 2]
 
 
 def with_job_resources(workdir: Path) -> None:
@@ -78,6 +103,8 @@ def workflow_copy(base: Path, name: str) -> Path:
     work.mkdir()
     shutil.copy(ROOT / "Snakefile", work)
     shutil.copytree(ROOT / "workflow", work / "workflow")
+    # As in a clone: through this link Snakemake loads profiles/default by itself, on top of a --profile.
+    (work / "profiles").symlink_to(os.readlink(ROOT / "profiles"))
     (work / "config.yaml").write_text(yaml.safe_dump(TINY_CONFIG, sort_keys=False))
     with_job_resources(work)
     return work
@@ -88,6 +115,59 @@ def snakemake(workdir: Path, env: dict, *args: str, nice: bool = False) -> subpr
     command = ["timeout", "-k", "10", str(TIMEOUT), sys.executable, "-m", "snakemake", *args]
     return subprocess.run(["nice", "-n", "19", *command] if nice else command,
                           cwd=workdir, env=env, capture_output=True, text=True)
+
+
+def resolved_settings(workdir: Path, argv: list[str], monkeypatch) -> dict:
+    """The settings Snakemake runs with for this command line in ``workdir``, from its own
+    argument parsing (command line, then every profile it loads)."""
+    from snakemake.cli import parse_args
+
+    monkeypatch.chdir(workdir)
+    settings = vars(parse_args(argv)[1])
+    # Resource values are parsed into objects; compare them by the text they were given as.
+    return {key: {name: getattr(v, "raw", v) for name, v in value.items()} if hasattr(value, "items") else value
+            for key, value in settings.items()}
+
+
+@pytest.mark.parametrize("option", ["as README writes it", "--profile"])
+def test_the_documented_command_keeps_every_slurm_setting(tmp_path, monkeypatch, option):
+    """README's command runs with each setting of the SLURM profile as the profile alone gives it
+    (retries: 2 above all), although Snakemake finds workflow/profiles/default through the
+    `profiles` link; so does the same command with --profile, which loads both profiles."""
+    work = workflow_copy(tmp_path, "settings")
+    argv = readme_slurm_command()
+    if option == "--profile":
+        argv = ["--profile" if arg == "--workflow-profile" else arg for arg in argv]
+    effective = resolved_settings(work, argv, monkeypatch)
+    alone = resolved_settings(work, ["--workflow-profile", "none", "--profile", "workflow/profiles/slurm"], monkeypatch)
+    profile = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.yaml").read_text())
+    for key in profile:
+        dest = key.replace("-", "_")
+        assert effective[dest] == alone[dest], (key, effective[dest], alone[dest])
+    assert (effective["executor"], effective["retries"]) == ("slurm", 2)
+
+
+def test_a_local_command_keeps_the_local_settings(tmp_path, monkeypatch):
+    """A plain command gets the default profile through the link (its scheduler) and no retries."""
+    effective = resolved_settings(workflow_copy(tmp_path, "local"), ["--cores", "1"], monkeypatch)
+    assert (effective["executor"], effective["retries"], effective["scheduler"]) == (None, 0, "greedy")
+
+
+@pytest.mark.parametrize("variable, value", [("KREINBENCH_SLURM_PARTITION", None), ("KREINBENCH_SLURM_ACCOUNT", "")])
+def test_refuses_to_start_without_the_cluster_variables(tmp_path, variable, value):
+    """README's command (a dry run) stops before planning any job, naming the variable that is
+    unset or empty, instead of submitting every job to partition '${KREINBENCH_SLURM_PARTITION}'."""
+    env = {**os.environ, "KREINBENCH_SLURM_PARTITION": "ci", "KREINBENCH_SLURM_ACCOUNT": "kreinbench"}
+    if value is None:
+        del env[variable]
+    else:
+        env[variable] = value
+    result = snakemake(workflow_copy(tmp_path, "unset"), env, *readme_slurm_command(), "--dry-run")
+    output = result.stdout + result.stderr
+    state = "not set" if value is None else "empty"
+    assert result.returncode == 1, output[-2000:]
+    assert f"environment variable {variable} is {state}" in output and "KreinbenchError" in output, output[-2000:]
+    assert "Job stats" not in output
 
 
 def read_pid(pidfile: Path) -> int | None:
@@ -129,12 +209,12 @@ def runs(slurm, tmp_path_factory):
                  "KREINBENCH_SLURM_PARTITION": "ci", "KREINBENCH_SLURM_ACCOUNT": "kreinbench"}
     with ThreadPoolExecutor(2) as pool:
         # niced: the SLURM jobs' latency, not the local run, bounds the test's time.
-        local = pool.submit(snakemake, local_dir, env, "--profile", "workflow/profiles/default", "--cores", "1",
-                            nice=True)
+        # Plain commands, as a user types them: the local one gets workflow/profiles/default by itself.
+        local = pool.submit(snakemake, local_dir, env, "--cores", "1", nice=True)
         # No slurmdbd here, so no sacct: poll with squeue (jobs stay listed for MinJobAge = 600 s),
         # and poll early, since these jobs take seconds.
-        remote = pool.submit(snakemake, slurm_dir, slurm_env, "--profile", "workflow/profiles/slurm", "--verbose",
-                             "--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "10",
+        remote = pool.submit(snakemake, slurm_dir, slurm_env, *readme_profile_options(), "--verbose",
+                             "--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "2",
                              "--set-resources", *FAILING_DATA_GROUP)
         local, remote = local.result(), remote.result()
     assert local.returncode == 0, local.stderr[-3000:]
@@ -155,7 +235,7 @@ def test_every_job_went_through_sbatch(slurm, runs):
     jobs = completed_jobs(slurm)
     # fetch + split twice (killed, retried), kernel_tl1 + spectrum + 2 fits once, table once.
     assert len(sbatch_calls) == submitted == len(jobs) == 4, sbatch_calls
-    assert all(job["Partition"] == "ci" for job in jobs)
+    assert all(job["Partition"] == "ci" and job["Account"] == "kreinbench" for job in jobs)
     groups = [re.search(r"--comment (\S+)", call).group(1) for call in sbatch_calls]
     assert groups == ["rule_data_fetch_split"] * 2 + ["rule_dataset_rep_fit_kernel_tl1_spectrum", "rule_table"]
     # Only the second-long local rules (the environment record, the HTML table) and the target
@@ -164,15 +244,23 @@ def test_every_job_went_through_sbatch(slurm, runs):
     assert (slurm_dir / "results/tables/accuracy.csv").exists()
 
 
-def test_job_killed_for_memory_is_retried_with_more(slurm, runs):
+# How SLURM ends a job above its memory request, and what the job's SLURM log then says, by the
+# enforcement start_slurm.sh could set up (see there).
+MEMORY_KILL = {"cgroup": ("OUT_OF_MEMORY", "oom-kill event"), "jobacct": ("FAILED", "exceeded memory limit")}
+
+
+def test_job_killed_for_memory_is_retried_with_twice_the_memory(slurm, runs):
+    """SLURM kills the data group's first attempt for memory; the retry (the SLURM profile's
+    retries in effect under README's command) asks for twice the memory and completes."""
     _, slurm_dir, _ = runs
+    enforcement = (slurm / "memory_enforcement").read_text().strip()
+    state, message = MEMORY_KILL[enforcement]
     jobs = completed_jobs(slurm)
-    first, second = jobs[0], jobs[1]
-    assert (first["JobState"], "mem=100M" in first["Tres"]) == ("FAILED", True), first
-    assert (second["JobState"], "mem=1000M" in second["Tres"]) == ("COMPLETED", True), second
+    data_group = [(job["JobState"], re.search(r"mem=(\d+)M", job["Tres"]).group(1)) for job in jobs[:2]]
+    assert data_group == [(state, "200"), ("COMPLETED", "400")], (enforcement, jobs[:2])
     # The killed attempt's SLURM log is kept and says why it died.
-    killed = slurm_dir / "logs/slurm/group_data_fetch_split" / f"{first['JobId']}.log"
-    assert "exceeded memory limit" in killed.read_text()
+    killed = slurm_dir / "logs/slurm/group_data_fetch_split" / f"{jobs[0]['JobId']}.log"
+    assert message in killed.read_text()
     assert all(job["JobState"] == "COMPLETED" for job in jobs[1:])
 
 

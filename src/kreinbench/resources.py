@@ -56,12 +56,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import h5py
 
+from kreinbench.errors import KreinbenchError
 from kreinbench.plan import batch_methods, kernel_instances, split_path
 from kreinbench.plan_scale import parse_variant
 
@@ -184,6 +186,27 @@ def blas_threads(size: Size | None) -> int:
     if size is None:
         return 1
     return max(1, min(MAX_THREADS, math.ceil(size.n_train / N_PER_THREAD)))
+
+
+# $NAME or ${NAME}, as os.path.expandvars reads them in Snakemake's resource values.
+ENV_REFERENCE = re.compile(r"\$(?:(\w+)|\{(\w+)\})")
+
+
+def check_resource_variables(raw_resources: Mapping[str, object], environ: Mapping[str, str]) -> None:
+    """Refuse resource values that name an environment variable which is unset or empty.
+
+    Snakemake expands ``$VARIABLES`` in a profile's resource values when it evaluates them and
+    leaves an unset one as it is written, so the SLURM profile's ``slurm_partition:
+    "'${KREINBENCH_SLURM_PARTITION}'"`` would otherwise reach every job as that literal text (an
+    empty variable: as an empty partition), in a dry run without any error."""
+    for name, raw in raw_resources.items():
+        for match in ENV_REFERENCE.finditer(raw if isinstance(raw, str) else ""):
+            variable = match.group(1) or match.group(2)
+            if not environ.get(variable):
+                state = "empty" if variable in environ else "not set"
+                raise KreinbenchError(
+                    f"environment variable {variable} is {state}; the resource {name} = {raw} needs it "
+                    f"(export {variable}=<value>, see README 'Running on a cluster')")
 
 
 def _grid_points(method_spec: dict) -> int:

@@ -69,6 +69,27 @@ CPUS=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 # 80% of the memory available now, so jobs never push the machine into swap or the OOM killer.
 MEM_MB=$(awk '/MemAvailable/ {printf "%d", $2 / 1024 * 0.8}' /proc/meminfo)
 
+# Memory enforcement, what the retry-with-more-memory test exercises. With a writable cgroup v1
+# memory controller: task/cgroup puts each job in a memory cgroup of its request, the kernel's OOM
+# killer stops it there, and SLURM records the job as OUT_OF_MEMORY (Slurm 22.05 sets that state
+# only from task/cgroup's OOM events). Without one: jobacct_gather samples each step's RSS every
+# second and kills a step above its request (OverMemoryKill), which SLURM records as FAILED.
+# DIR/memory_enforcement says which, for the test.
+CGROUP_MEMORY=/sys/fs/cgroup/memory
+if [[ -f $CGROUP_MEMORY/memory.limit_in_bytes ]] && mkdir "$CGROUP_MEMORY/kreinbench-probe.$$" 2>/dev/null; then
+    rmdir "$CGROUP_MEMORY/kreinbench-probe.$$"
+    MEMORY_ENFORCEMENT=cgroup TASK_PLUGINS=task/cgroup,task/affinity OVER_MEMORY_KILL=
+    cat >"$DIR/cgroup.conf" <<EOF
+CgroupPlugin=cgroup/v1
+CgroupMountpoint=/sys/fs/cgroup
+CgroupAutomount=no
+ConstrainRAMSpace=yes
+EOF
+else
+    MEMORY_ENFORCEMENT=jobacct TASK_PLUGINS=task/affinity OVER_MEMORY_KILL=JobAcctGatherParams=OverMemoryKill
+fi
+echo "$MEMORY_ENFORCEMENT" >"$DIR/memory_enforcement"
+
 cat >"$DIR/slurm.conf" <<EOF
 # One-node SLURM for kreinbench's cluster test, written by tests/cluster/start_slurm.sh.
 ClusterName=kreinbench-ci
@@ -79,18 +100,16 @@ SlurmUser=root
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$MUNGE/munge.socket
-# No cgroups in a container: track processes by parent PID; task/none logs a cpu-binding warning
-# for every job.
+# Track processes by parent PID (no proctrack cgroup needed); task/none logs a cpu-binding
+# warning for every job.
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
+TaskPlugin=$TASK_PLUGINS
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=1000
-# Memory is enforced by sampling every job step's RSS each second and killing a step above its
-# request (state OUT_OF_MEMORY): this is what the retry-with-more-memory test exercises.
 JobAcctGatherType=jobacct_gather/linux
 JobAcctGatherFrequency=task=1
-JobAcctGatherParams=OverMemoryKill
+$OVER_MEMORY_KILL
 # No slurmdbd: sacct cannot work, so the profile polls with squeue; finished jobs stay visible
 # to squeue for MinJobAge seconds, and every finished job is appended to the jobcomp file.
 AccountingStorageType=accounting_storage/none

@@ -1,9 +1,10 @@
+import os
 from pathlib import Path
 
 import kreinbench.paper_targets as registry
 import kreinbench.plan as plan
 import kreinbench.run_claim as run_claim
-from kreinbench.resources import JobResources
+from kreinbench.resources import JobResources, check_resource_variables
 from kreinbench.environment import software_versions
 
 # `--config offline=true`: datasets with no offline source are replaced by their
@@ -13,6 +14,17 @@ config.update(plan.offline_config(config))
 config.update(plan.scaled_config(config))
 plan.check_config(config)
 registry.check(config)
+# The SLURM profile's partition and account come from environment variables: refuse to start
+# without them (a dry run too). Checked where jobs are planned and submitted, not again in each
+# job on the cluster.
+if workflow.is_main_process:
+    check_resource_variables(
+        {
+            name: getattr(value, "raw", value)
+            for name, value in (workflow.resource_settings.default_resources or {}).items()
+        },
+        os.environ,
+    )
 # One config's run per directory: another config's run here is refused before any job.
 RUN_CONFIG = run_claim.config_identity(workflow.overwrite_configfiles)
 run_claim.check_claim(RUN_CONFIG)
