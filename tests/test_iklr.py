@@ -143,9 +143,33 @@ def test_preconditioned_cccp_factors_k_plus_once_per_fold(tl1_monk2, monkeypatch
         IKLR(solver="cccp-lbfgs").lambda_path_scores(K, y, folds, [0.01, 0.1, 1.0])
     assert factored == [(tr.size, tr.size) for tr, _ in folds]
     est = IKLR(solver="cccp-lbfgs")
-    est.tau_ = 1.0
-    L = est._kplus_factor(K, lambda v: 7.0 * v, None)
+    est.tau_ = 7.0
+    L = est._kplus_factor(K, np.empty(0), np.empty((K.shape[0], 0)), None)
     np.testing.assert_allclose(L @ L.T, K + 7.0 * np.eye(K.shape[0]), atol=1e-9 * np.abs(K).max())
+
+
+def test_k_plus_factor_is_the_eigen_splits_k_plus_built_without_an_identity(tl1_monk2):
+    """The factor of the default solver's K₊ is TNNLS's eigen-split K₊ (from a full eigh here), and
+    building it holds less than two n × n arrays at its peak (K₊, factored in place, and the
+    n × #negative factor of K₋'s low-rank part), where applying K₋ to an n × n identity and
+    symmetrizing held 3.5."""
+    import tracemalloc
+    K, _, y, _ = tl1_monk2
+    n = K.shape[0]
+    spectral = IKLR._spectral_step(K, "eigen", None)
+    assert spectral.mu_neg.size > 0
+    est = IKLR(lam=0.1, solver="cccp-lbfgs")
+    est.tau_ = -spectral.mu_min + 1e-8
+    tracemalloc.start()
+    try:
+        L = est._kplus_factor(K, spectral.mu_neg, spectral.V_neg, None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * n * n * 8
+    mu, V = np.linalg.eigh(K)
+    plus = np.where(mu >= 0, mu + est.tau_, est.tau_)  # TNNLS, eq. after (6)
+    np.testing.assert_allclose(L @ L.T, (V * plus) @ V.T, atol=1e-10 * np.abs(mu).max())
 
 
 @pytest.mark.parametrize("lam", [1e-4, 0.01, 0.1, 1.0, 10.0])
@@ -692,3 +716,16 @@ def test_grouped_cv_refuses_methods_that_cannot_share_a_lock_step(tl1_monk2):
         with pytest.raises(KreinbenchError, match="share a CV must share split, inner solver"):
             grouped_lambda_path_scores([IKLR(solver="ccicp-gd"), other], K, y, folds, [1.0])
 
+
+def test_warnings_name_the_users_call(tl1_monk2):
+    """ConvergenceWarning and RunawayWarning point at the caller's line (this file), not at the
+    estimator's internals, from a fit and from a CV's λ path in lock step alike."""
+    K, _, y, _ = tl1_monk2
+    with pytest.warns(ConvergenceWarning, match="reached max_outer") as caught:
+        IKLR(lam=1.0, solver="ccicp-gd").fit(K, y)
+    with pytest.warns(RunawayWarning, match="ran away") as runaway:
+        IKLR(lam=0.1, solver="cccp-lbfgs").fit(K, y)
+    with pytest.warns(ConvergenceWarning) as path:
+        IKLR(solver="ccicp-gd").lambda_path_scores(K, y, stratified_folds(np.asarray(y), 3, 0), [0.1, 1.0])
+    for w in [*caught, *runaway, *path]:
+        assert w.filename == __file__, (w.category.__name__, w.filename)

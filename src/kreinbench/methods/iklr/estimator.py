@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import logging
 import time
-import warnings
 from typing import Callable, NamedTuple
 
 import numpy as np
+import scipy.linalg.blas
 import scipy.linalg.lapack
 
 from kreinbench.errors import KreinbenchError
@@ -48,6 +48,7 @@ from kreinbench.methods.base import (
     check_int,
     check_positive,
     check_train_kernel,
+    warn_at_caller,
 )
 from kreinbench.methods.solvers.logistic import KernelLogisticMixin, LogisticKernelLoss
 from kreinbench.methods.iklr.inner import Point, Subproblem
@@ -359,24 +360,33 @@ class IKLR(KernelLogisticMixin):
         if p["inner"] == "sgd":  # the largest squared column norm, without an n×n temporary
             p["sgd_step_cap"] = 1.0 / (quad + (float(np.einsum("ij,ij->j", K, K).max()) + 1.0) / 4.0)
         if p["inner"] == "lbfgs":
-            p["factor"] = self._kplus_factor(K, kminus, spectral.factors)
+            p["factor"] = self._kplus_factor(K, mu_neg, V_neg, spectral.factors)
             # ‖g‖ ≤ ‖L‖₂‖L⁻¹g‖ and ‖L‖₂² = λ_max(K₊) = μ_max + τ: a tolerance on the gradient in the
             # K₊⁻¹ metric divided by this keeps the Euclidean one of the other exact solver.
             p["metric_bound"] = float(np.sqrt(max(mu_max, 0.0) + self.tau_))
         return kminus
 
-    def _kplus_factor(self, K, kminus, factors: dict | None) -> np.ndarray:
-        """The lower Cholesky factor of K₊ = K + K₋ (positive definite: K₋ ⪰ τI lifts every
-        eigenvalue of K to at least τ > 0), from ``factors`` when a fit on the same kernel and τ
-        made it (n³/3 flops and one n × n array)."""
+    def _kplus_factor(self, K, mu_neg, V_neg, factors: dict | None) -> np.ndarray:
+        """The lower Cholesky factor of K₊ = K + K₋ = K + τI + V₋ diag(−μ₋) V₋ᵀ (positive definite:
+        K₋ ⪰ τI lifts every eigenvalue of K to at least τ > 0), from ``factors`` when a fit on the
+        same kernel and τ made it (n³/3 flops).
+
+        K₊ is built in one n × n array, a copy of K in Fortran order (which LAPACK updates and
+        factors in place): τ on its diagonal, and the negative part W Wᵀ, W = V₋ diag(√−μ₋)
+        (n × #negative), added to its lower triangle by a rank-#negative update (BLAS ``syrk``)
+        — never K₋ applied to an n × n identity, nor an n × n product.  The factorization reads
+        only the lower triangle, so K₊ needs no symmetrizing."""
         if factors is not None and self.tau_ in factors:
             return factors[self.tau_]
         n = K.shape[0]
-        check_memory(2 * n * n * 8, f"the Cholesky factor of K+ for a {n} x {n} kernel")
-        K_plus = kminus(np.eye(n))
-        K_plus += K
+        check_memory((n + mu_neg.size) * n * 8, f"the Cholesky factor of K+ for a {n} x {n} kernel")
+        K_plus = np.array(K, dtype=np.float64, order="F")
+        K_plus.flat[:: n + 1] += self.tau_
+        if mu_neg.size:
+            K_plus = scipy.linalg.blas.dsyrk(1.0, V_neg * np.sqrt(-mu_neg), beta=1.0, c=K_plus, lower=1,
+                                             overwrite_c=1)
         try:
-            factor = scipy.linalg.cholesky((K_plus + K_plus.T) / 2, lower=True, overwrite_a=True)
+            factor = scipy.linalg.cholesky(K_plus, lower=True, overwrite_a=True, check_finite=False)
         except np.linalg.LinAlgError as exc:  # the shift split's K₊ = K + τI is singular to round-off
             raise KreinbenchError(f"IKLR {self.solver}: K+ = K + K- is not positive definite to working "
                                   f"precision (tau = {self.tau_:.3g}); use split='eigen' or a larger tau") from exc
@@ -476,11 +486,11 @@ class IKLR(KernelLogisticMixin):
                 last_log = now
             if alpha_norm > runaway_radius:
                 self.diverged_ = True
-                warnings.warn(
+                warn_at_caller(
                     f"IKLR iterates ran away at outer iteration {k}: ||alpha|| = {alpha_norm:.3g} exceeds "
                     f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {runaway_radius:.3g}, beyond any stationary point, and "
                     f"f = {f:.3g} is falling along a negative eigendirection of K. Try a larger lam or tau, "
-                    "or fewer outer iterations.", RunawayWarning, stacklevel=3)
+                    "or fewer outer iterations.", RunawayWarning)
                 break
             # t == 0: the inner solve cannot decrease F_k in floating point any more.
             if exact and (grad_norm <= p["eps"] * g0 or t == 0):
@@ -497,15 +507,15 @@ class IKLR(KernelLogisticMixin):
         """The ConvergenceWarning of a fit that ended (without running away) far from stationarity."""
         k = self.n_iter_
         if exact and self.stationarity_ > p["eps"]:
-            warnings.warn(f"IKLR {p['solver']} stopped after {k} outer iterations at relative stationarity "
-                          f"{self.stationarity_:.3g} > eps={p['eps']:g}", ConvergenceWarning, stacklevel=4)
+            warn_at_caller(f"IKLR {p['solver']} stopped after {k} outer iterations at relative stationarity "
+                           f"{self.stationarity_:.3g} > eps={p['eps']:g}", ConvergenceWarning)
         elif not exact and k == p["max_outer"] and self.stationarity_ > INEXACT_FAR:
             # The paper's fixed k_max is its stopping rule, so this is how the method ends; the
             # warning says how far from a stationary point that leaves the fit.
-            warnings.warn(f"IKLR {p['solver']} reached max_outer={k} at relative stationarity "
-                          f"||grad f|| / ||grad f(alpha0)|| = {self.stationarity_:.3g}, far from a stationary "
-                          "point; raise max_outer, or use solver='cccp-lbfgs' for a converged fit",
-                          ConvergenceWarning, stacklevel=4)
+            warn_at_caller(f"IKLR {p['solver']} reached max_outer={k} at relative stationarity "
+                           f"||grad f|| / ||grad f(alpha0)|| = {self.stationarity_:.3g}, far from a stationary "
+                           "point; raise max_outer, or use solver='cccp-lbfgs' for a converged fit",
+                           ConvergenceWarning)
 
 
     # -- cross-validation -------------------------------------------------------------------
@@ -676,9 +686,9 @@ def _fit_lockstep(K, fits: list) -> None:
         est.n_iter_, est.diverged_ = int(out["n_iter"][c]), bool(out["diverged"][c])
         est.n_matvecs_, est.stationarity_ = int(out["matvecs"][c]), float(out["stationarity"][c])
         if est.diverged_:
-            warnings.warn(f"IKLR iterates ran away at outer iteration {est.n_iter_}: ||alpha|| exceeds "
-                          f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {radius[c]:.3g} (lam = {est.lam:g}), beyond "
-                          "any stationary point", RunawayWarning, stacklevel=3)
+            warn_at_caller(f"IKLR iterates ran away at outer iteration {est.n_iter_}: ||alpha|| exceeds "
+                           f"{RUNAWAY_FACTOR:g}/(lam*sqrt(n)) + ||alpha0|| = {radius[c]:.3g} (lam = {est.lam:g}), beyond "
+                           "any stationary point", RunawayWarning)
         else:
             est._warn_if_not_stationary(fit.params[i], exact=False)
 
