@@ -14,7 +14,7 @@ sizes up to ``SMALL`` get 2·repeats + 1 runs (they are quick and the noisiest).
 Rows (``method``):
 
 - ``svc``: ``SVC(kernel="precomputed", C=1)`` — the real libsvm fit, default tol;
-- ``iklr-eigen`` / ``iklr-shift``: ``IKLR(lam=1).fit(K, y)``, the paper's CCICP-GD (ε = 1,
+- ``iklr-eigen`` / ``iklr-shift``: ``IKLR(lam=1, solver="ccicp-gd").fit(K, y)``, the paper's CCICP-GD (ε = 1,
   k_max = 20, η = 0.02, ρ = 0.8) with the spectral step included, as the estimator does it
   (``spectral_path``: a Cholesky certificate when K is positive definite, else the negative
   eigenpairs, or Lanczos for the shift split); ``spectral_s`` is the spectral step alone,
@@ -128,8 +128,8 @@ def bench(dataset: str, n: int, repeats: int, cv: bool, lanczos: bool, mirror: s
 
     fits = {
         "svc": lambda: SVC(kernel="precomputed", C=1.0).fit(K, y),
-        "iklr-eigen": lambda: IKLR(lam=1.0, split="eigen").fit(K, y),
-        "iklr-shift": lambda: IKLR(lam=1.0, split="shift").fit(K, y),
+        "iklr-eigen": lambda: IKLR(lam=1.0, solver="ccicp-gd", split="eigen").fit(K, y),
+        "iklr-shift": lambda: IKLR(lam=1.0, solver="ccicp-gd", split="shift").fit(K, y),
         "spectral-eigen": lambda: IKLR._spectral_step(K, "eigen", None),
         "spectral-shift": lambda: IKLR._spectral_step(K, "shift", None),
         "cholesky": lambda: IKLR._certified_positive_definite(K),
@@ -139,7 +139,7 @@ def bench(dataset: str, n: int, repeats: int, cv: bool, lanczos: bool, mirror: s
     t_eigh, eig = median_times({"eigh": lambda: scipy.linalg.eigh(K, driver="evr")},
                                repeats if n <= EIGH_REPEATS_ABOVE else 1)
     full = Spectrum(*eig["eigh"])
-    t_given, given = median_times({"given": lambda: IKLR(lam=1.0, split="eigen").fit(K, y, spectrum=full)}, repeats)
+    t_given, given = median_times({"given": lambda: IKLR(lam=1.0, solver="ccicp-gd", split="eigen").fit(K, y, spectrum=full)}, repeats)
     straight, fast = given["given"], res["iklr-eigen"]
     agreement = float(np.abs(straight.alpha_ - fast.alpha_).max() / np.abs(straight.alpha_).max())
 
@@ -172,8 +172,8 @@ def bench(dataset: str, n: int, repeats: int, cv: bool, lanczos: bool, mirror: s
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t_cv, cvres = median_times({
-                "cv-shared": lambda: cross_validate_lambda(K, y, CV_LAMS, n_folds=CV_FOLDS, seed=seed),
-                "cv-plain": lambda: cross_validate(lambda params: IKLR(**params), {"tl1": K}, y, {"lam": CV_LAMS},
+                "cv-shared": lambda: cross_validate_lambda(K, y, CV_LAMS, n_folds=CV_FOLDS, seed=seed, solver="ccicp-gd"),
+                "cv-plain": lambda: cross_validate(lambda params: IKLR(solver="ccicp-gd", **params), {"tl1": K}, y, {"lam": CV_LAMS},
                                                   n_folds=CV_FOLDS, seed=seed),
             }, repeats)
         same = bool(np.array_equal(cvres["cv-shared"]["cv_accuracy"],
@@ -187,13 +187,13 @@ def bench(dataset: str, n: int, repeats: int, cv: bool, lanczos: bool, mirror: s
 
 
 def profile_fit(dataset: str, n: int, mirror: str | None, seed: int = 0) -> str:
-    """cProfile of one ``IKLR(lam=1).fit`` (eigen split) at size n: the top functions by own time."""
+    """cProfile of one ``IKLR(lam=1, solver="ccicp-gd").fit`` (eigen split) at size n: the top functions by own time."""
     X, y, _, _ = dataset_sample(dataset, n, seed, mirror)
     K = tl1(X, X, tau=0.7 * X.shape[1])
     K = np.triu(K) + np.triu(K, 1).T
     profiler = cProfile.Profile()
     profiler.enable()
-    IKLR(lam=1.0).fit(K, y)
+    IKLR(lam=1.0, solver="ccicp-gd").fit(K, y)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(8)

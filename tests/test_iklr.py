@@ -143,9 +143,33 @@ def test_preconditioned_cccp_factors_k_plus_once_per_fold(tl1_monk2, monkeypatch
         IKLR(solver="cccp-lbfgs").lambda_path_scores(K, y, folds, [0.01, 0.1, 1.0])
     assert factored == [(tr.size, tr.size) for tr, _ in folds]
     est = IKLR(solver="cccp-lbfgs")
-    est.tau_ = 1.0
-    L = est._kplus_factor(K, lambda v: 7.0 * v, None)
+    est.tau_ = 7.0
+    L = est._kplus_factor(K, np.empty(0), np.empty((K.shape[0], 0)), None)
     np.testing.assert_allclose(L @ L.T, K + 7.0 * np.eye(K.shape[0]), atol=1e-9 * np.abs(K).max())
+
+
+def test_k_plus_factor_is_the_eigen_splits_k_plus_built_without_an_identity(tl1_monk2):
+    """The factor of the default solver's K₊ is TNNLS's eigen-split K₊ (from a full eigh here), and
+    building it holds less than two n × n arrays at its peak (K₊, factored in place, and the
+    n × #negative factor of K₋'s low-rank part), where applying K₋ to an n × n identity and
+    symmetrizing held 3.5."""
+    import tracemalloc
+    K, _, y, _ = tl1_monk2
+    n = K.shape[0]
+    spectral = IKLR._spectral_step(K, "eigen", None)
+    assert spectral.mu_neg.size > 0
+    est = IKLR(lam=0.1, solver="cccp-lbfgs")
+    est.tau_ = -spectral.mu_min + 1e-8
+    tracemalloc.start()
+    try:
+        L = est._kplus_factor(K, spectral.mu_neg, spectral.V_neg, None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * n * n * 8
+    mu, V = np.linalg.eigh(K)
+    plus = np.where(mu >= 0, mu + est.tau_, est.tau_)  # TNNLS, eq. after (6)
+    np.testing.assert_allclose(L @ L.T, (V * plus) @ V.T, atol=1e-10 * np.abs(mu).max())
 
 
 @pytest.mark.parametrize("lam", [1e-4, 0.01, 0.1, 1.0, 10.0])
@@ -174,7 +198,7 @@ def test_each_solver_has_its_default_split_and_spectrum(solver, split):
 @pytest.mark.parametrize("split", ["eigen", "shift"])
 def test_theorem1_bound_matches_the_papers_matrices(tl1_monk2, split):
     K, _, y, _ = tl1_monk2
-    est = IKLR(lam=1.0, split=split).fit(K, y)
+    est = IKLR(lam=1.0, solver="ccicp-gd", split=split).fit(K, y)
     mu, V = np.linalg.eigh(K)
     tau = est.tau_
     assert tau >= -mu[0]
@@ -193,7 +217,7 @@ def test_theorem1_bound_matches_the_papers_matrices(tl1_monk2, split):
 
 def test_small_lambda_violates_theorem1(tl1_monk2):
     K, _, y, _ = tl1_monk2
-    assert IKLR(lam=1e-3).fit(K, y).theorem1_bound_ < 0
+    assert IKLR(lam=1e-3, solver="ccicp-gd").fit(K, y).theorem1_bound_ < 0
 
 
 def test_mm17_variant_stops_by_its_own_rules(tl1_monk2):
@@ -289,7 +313,7 @@ def test_runaway_of_exact_cccp_is_detected_and_reported(tl1_monk2):
 def test_ccicp_gd_follows_algorithm_1_defaults(tl1_monk2):
     K, K_test, y, y_test = tl1_monk2
     with pytest.warns(ConvergenceWarning, match="reached max_outer=20") as caught:
-        est = IKLR(lam=1.0).fit(K, y)
+        est = IKLR(lam=1.0, solver="ccicp-gd").fit(K, y)
     # The warning is issued iff the fit stopped far from stationarity, and says how far.
     assert est.stationarity_ > 1e-2 and f"{est.stationarity_:.3g}" in str(caught[0].message)
     assert est.n_iter_ == 20 and len(est.history_) == 21
@@ -299,11 +323,11 @@ def test_ccicp_gd_follows_algorithm_1_defaults(tl1_monk2):
 @pytest.mark.parametrize("split", ["eigen", "shift"])
 def test_cached_spectrum_gives_the_same_fit(tl1_monk2, split):
     K, K_test, y, _ = tl1_monk2
-    a = IKLR(lam=1.0, split=split).fit(K, y)
+    a = IKLR(lam=1.0, solver="ccicp-gd", split=split).fit(K, y)
     # The kind the pipeline caches for this estimator gives the identical fit (for the shift
     # split, whose τ the estimator alone takes from a Lanczos bound, the same up to that bound) ...
     cached = compute_spectrum(K, IKLR.needs_spectrum({"split": split}))
-    b = IKLR(lam=1.0, split=split).fit(K, y, spectrum=cached)
+    b = IKLR(lam=1.0, solver="ccicp-gd", split=split).fit(K, y, spectrum=cached)
     if split == "eigen":
         np.testing.assert_array_equal(a.decision_function(K_test), b.decision_function(K_test))
     else:
@@ -311,7 +335,7 @@ def test_cached_spectrum_gives_the_same_fit(tl1_monk2, split):
         scores = b.decision_function(K_test)
         np.testing.assert_allclose(a.decision_function(K_test), scores, rtol=1e-9, atol=1e-11 * np.abs(scores).max())
     # ... and a full eigendecomposition the same fit up to round-off (mu_max by eigh, not Lanczos).
-    c = IKLR(lam=1.0, split=split).fit(K, y, spectrum=eigendecompose(K))
+    c = IKLR(lam=1.0, solver="ccicp-gd", split=split).fit(K, y, spectrum=eigendecompose(K))
     scores = a.decision_function(K_test)
     np.testing.assert_allclose(c.decision_function(K_test), scores, rtol=1e-10, atol=1e-11 * np.abs(scores).max())
 
@@ -377,7 +401,7 @@ def test_fast_path_gives_the_straightforward_solution(tl1_monk2, rbf_heart, kern
     lam = 0.1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)  # one_negative's −20 is a saddle the iterates leave
-        est = IKLR(lam=lam, split=split).fit(K, y)
+        est = IKLR(lam=lam, solver="ccicp-gd", split=split).fit(K, y)
     assert est.spectral_path_ == ("cholesky" if kernel == "psd" else {"eigen": "negative", "shift": "lanczos"}[split])
     tau = None
     if est.spectral_path_ == "lanczos":
@@ -395,7 +419,7 @@ def test_fast_path_gives_the_straightforward_solution(tl1_monk2, rbf_heart, kern
 def test_ccicp_gd_costs_two_matvecs_per_inner_step(tl1_monk2, split):
     """One product for the gradient, one for K·∇F shared by all trial steps; no diagnostics products."""
     K, _, y, _ = tl1_monk2
-    est = IKLR(lam=1.0, split=split).fit(K, y)
+    est = IKLR(lam=1.0, solver="ccicp-gd", split=split).fit(K, y)
     steps = sum(h["inner_steps"] for h in est.history_)
     assert est.n_matvecs_ == 1 + 2 * steps
     assert [h["matvecs"] for h in est.history_] == [1 + 2 * sum(h["inner_steps"] for h in est.history_[:i + 1])
@@ -411,7 +435,7 @@ def test_cholesky_certificate_is_refused_on_an_indefinite_kernel(rbf_heart):
 
 def test_predictions_and_probabilities_are_consistent(tl1_monk2):
     K, K_test, y, _ = tl1_monk2
-    est = IKLR(lam=1.0).fit(K, y)
+    est = IKLR(lam=1.0, solver="ccicp-gd").fit(K, y)
     proba = est.predict_proba(K_test)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     predicted = est.predict(K_test)
@@ -420,9 +444,9 @@ def test_predictions_and_probabilities_are_consistent(tl1_monk2):
 
 def test_uniform_initialization_is_seeded(tl1_monk2):
     K, _, y, _ = tl1_monk2
-    a = IKLR(init="uniform", random_state=3).fit(K, y).alpha_
-    b = IKLR(init="uniform", random_state=3).fit(K, y).alpha_
-    c = IKLR(init="uniform", random_state=4).fit(K, y).alpha_
+    a = IKLR(solver="ccicp-gd", init="uniform", random_state=3).fit(K, y).alpha_
+    b = IKLR(solver="ccicp-gd", init="uniform", random_state=3).fit(K, y).alpha_
+    c = IKLR(solver="ccicp-gd", init="uniform", random_state=4).fit(K, y).alpha_
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, c)
 
@@ -450,12 +474,12 @@ def test_flip_on_a_psd_kernel_is_plain_klr(rbf_heart):
 def test_bad_parameters_are_named(tl1_monk2, kwargs, message):
     K, _, y, _ = tl1_monk2
     with pytest.raises(KreinbenchError, match=message):
-        IKLR(**kwargs).fit(K, y)
+        IKLR(**{"solver": "ccicp-gd", **kwargs}).fit(K, y)
 
 
 def test_bad_shapes_and_labels_are_named(tl1_monk2):
     K, K_test, y, _ = tl1_monk2
-    est = IKLR().fit(K, y)
+    est = IKLR(solver="ccicp-gd").fit(K, y)
     with pytest.raises(KreinbenchError, match=r"K_cross must have shape \(n_test, 216\)"):
         est.decision_function(K_test[:, :-1])
     three = y.copy()
@@ -501,8 +525,8 @@ def test_lockstep_lambda_path_gives_the_separate_fits(tl1_monk2, rbf_heart, kern
     lams = [0.1, 1.0, 30.0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
-        separate = [IKLR(lam=lam, init=init, random_state=0).fit(K, y) for lam in lams]
-    ests = [IKLR(lam=lam, init=init, random_state=0) for lam in lams]
+        separate = [IKLR(lam=lam, solver="ccicp-gd", init=init, random_state=0).fit(K, y) for lam in lams]
+    ests = [IKLR(lam=lam, solver="ccicp-gd", init=init, random_state=0) for lam in lams]
     K_checked, y_pm, _ = check_train_kernel(K, y)
     _fit_lockstep(K_checked, [_LockstepFits.prepared(ests, K_checked, y_pm, IKLR._spectral_step(K_checked, "eigen", None),
                                                       rows=np.arange(y_pm.size))])
@@ -559,8 +583,8 @@ def test_folds_whose_eigenvectors_outgrow_half_the_kernel_run_in_several_lock_st
     lams = [0.01, 1.0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RunawayWarning)
-        fast = cross_validate(lambda params: IKLR(**params), {"k": K}, y, {"lam": lams}, n_folds=5, seed=2)
-    plain = cross_validate(lambda params: IKLR(**params), {"k": K}, y, {"lam": lams}, n_folds=5, seed=2, paths=False)
+        fast = cross_validate(lambda params: IKLR(solver="ccicp-gd", **params), {"k": K}, y, {"lam": lams}, n_folds=5, seed=2)
+    plain = cross_validate(lambda params: IKLR(solver="ccicp-gd", **params), {"k": K}, y, {"lam": lams}, n_folds=5, seed=2, paths=False)
     assert sum(groups) == 5 and len(groups) > 1
     np.testing.assert_array_equal(*([row["cv_accuracy"] for row in run.scores] for run in (fast, plain)))
 
@@ -569,7 +593,7 @@ def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):
     K, _, y, _ = tl1_monk2
     K, y_pm, _ = check_train_kernel(K, y)
     lams = np.array([1e-2, 1.0])
-    ests = [IKLR(lam=lam) for lam in lams]
+    ests = [IKLR(lam=lam, solver="ccicp-gd") for lam in lams]
     params = [est._validated() for est in ests]
     kminus = [est._prepare(K, y.size, IKLR._spectral_step(K, "eigen", None), p) for est, p in zip(ests, params)][0]
     caps = np.array([p["gd_step_cap"] for p in params])
@@ -579,8 +603,8 @@ def test_lockstep_freezes_a_runaway_column_where_its_fit_stops(tl1_monk2):
                                           max_outer=20, max_inner=10000)
     assert out["diverged"].tolist() == [True, False] and 1 < out["n_iter"][0] < 20 == out["n_iter"][1]
     # The frozen column is the separate fit stopped after as many outer iterations.
-    one = IKLR(lam=1e-2, max_outer=int(out["n_iter"][0])).fit(K, y)
-    assert np.linalg.norm(one.alpha_) > 2.3 >= np.linalg.norm(IKLR(lam=1e-2, max_outer=one.n_iter_ - 1).fit(K, y).alpha_)
+    one = IKLR(lam=1e-2, solver="ccicp-gd", max_outer=int(out["n_iter"][0])).fit(K, y)
+    assert np.linalg.norm(one.alpha_) > 2.3 >= np.linalg.norm(IKLR(lam=1e-2, solver="ccicp-gd", max_outer=one.n_iter_ - 1).fit(K, y).alpha_)
     np.testing.assert_allclose(out["alpha"][:, 0], one.alpha_, rtol=1e-9, atol=1e-11 * np.abs(one.alpha_).max())
 
 
@@ -687,6 +711,79 @@ def test_grouped_cv_refuses_methods_that_cannot_share_a_lock_step(tl1_monk2):
     from kreinbench.methods.iklr.estimator import grouped_lambda_path_scores
     K, _, y, _ = tl1_monk2
     folds = stratified_folds(np.asarray(y), 3, 2)
-    for other in (IKLR(solver="ccicp-sgd"), IKLR(split="shift"), IKLR(solver="cccp-gd"), IKLR(max_outer=5)):
+    for other in (IKLR(solver="ccicp-sgd"), IKLR(solver="ccicp-gd", split="shift"), IKLR(solver="cccp-gd"),
+                  IKLR(solver="ccicp-gd", max_outer=5)):
         with pytest.raises(KreinbenchError, match="share a CV must share split, inner solver"):
-            grouped_lambda_path_scores([IKLR(), other], K, y, folds, [1.0])
+            grouped_lambda_path_scores([IKLR(solver="ccicp-gd"), other], K, y, folds, [1.0])
+
+
+def test_the_default_is_exact_cccp_by_l_bfgs():
+    """benchmarks/results/iklr_default_solver.md: the one candidate that descended to a stationary
+    point without a warning wherever the problem has one, and the fastest of them."""
+    assert IKLR().solver == "cccp-lbfgs" and IKLR()._validated()["split"] == "eigen"
+
+
+def sklearn_klr_on_kernel_features(K, y_pm, lam):
+    """On K = ΦΦᵀ ≻ 0, f(α, b) is logistic regression on the rows of Φ with w = Φᵀα:
+    mean log-loss + (λ/2)‖w‖², scikit-learn's C Σ log-loss + ½‖w‖² with C = 1/(nλ) and an
+    unpenalized intercept (lbfgs).  Returns its training decision values Φw + b and objective."""
+    from sklearn.linear_model import LogisticRegression
+    Phi = np.linalg.cholesky(K)
+    ref = LogisticRegression(C=1.0 / (y_pm.size * lam), tol=1e-12, max_iter=100000).fit(Phi, y_pm)
+    scores = Phi @ ref.coef_[0] + ref.intercept_[0]
+    f = np.mean(np.logaddexp(0.0, -y_pm * scores)) + 0.5 * lam * ref.coef_[0] @ ref.coef_[0]
+    return scores, f
+
+
+@pytest.mark.parametrize("lam", [1e-3, 0.1])
+def test_default_on_a_positive_definite_kernel_is_scikit_learns_logistic_regression(rbf_heart, lam):
+    """The default fit descends at every outer step to a stationary point, without warnings, and
+    there (f convex) it is the logistic regression of scikit-learn on the kernel's features."""
+    K, _, y, _ = rbf_heart
+    K = K + 1e-3 * np.eye(K.shape[0])  # safely positive definite: Φ by Cholesky
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = IKLR(lam=lam).fit(K, y)
+    f = np.array([h["objective"] for h in est.history_])
+    assert np.all(np.diff(f) <= 1e-12 * np.abs(f[:-1])) and est.stationarity_ <= 1e-4
+    assert relative_stationarity(est, K, y) == pytest.approx(est.stationarity_, rel=1e-6)
+    scores, f_ref = sklearn_klr_on_kernel_features(K, pm(y, est), lam)
+    assert objective(est, K, y) == pytest.approx(f_ref, rel=1e-7)
+    np.testing.assert_allclose(est.decision_function(K), scores, atol=1e-3 * np.abs(scores).max())
+
+
+def test_default_on_a_mildly_indefinite_kernel_descends_to_a_stationary_point(rbf_heart):
+    """One negative eigenvalue (−20) that the loss's curvature holds at a moderate λ (MM'17 §4.3):
+    the default fit descends at every outer step, without warnings, to a point whose gradient (by
+    the tests' own objective) is 1e-4 of the start's, and which is a local minimum there: no
+    perturbation lowers f."""
+    K_psd, _, y, _ = rbf_heart
+    K = indefinite_by_construction(K_psd, magnitude=20.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = IKLR(lam=1e-3).fit(K, y)
+    f = np.array([h["objective"] for h in est.history_])
+    assert f.size > 2 and np.all(np.diff(f) <= 1e-12 * np.abs(f[:-1]))
+    assert not est.diverged_ and relative_stationarity(est, K, y) <= 1e-4
+    y_pm, rng = pm(y, est), np.random.default_rng(0)
+    f_star = objective(est, K, y)
+    mu, V = np.linalg.eigh(K)
+    for direction in [V[:, 0], *rng.normal(size=(5, y.size))]:
+        direction = direction / np.linalg.norm(direction)
+        for step in (1e-2, -1e-2):
+            moved = klr_objective_and_gradient(K, y_pm, est.lam, est.alpha_ + step * direction, est.intercept_)[0]
+            assert moved >= f_star - 1e-12
+
+
+def test_warnings_name_the_users_call(tl1_monk2):
+    """ConvergenceWarning and RunawayWarning point at the caller's line (this file), not at the
+    estimator's internals, from a fit and from a CV's λ path in lock step alike."""
+    K, _, y, _ = tl1_monk2
+    with pytest.warns(ConvergenceWarning, match="reached max_outer") as caught:
+        IKLR(lam=1.0, solver="ccicp-gd").fit(K, y)
+    with pytest.warns(RunawayWarning, match="ran away") as runaway:
+        IKLR(lam=0.1, solver="cccp-lbfgs").fit(K, y)
+    with pytest.warns(ConvergenceWarning) as path:
+        IKLR(solver="ccicp-gd").lambda_path_scores(K, y, stratified_folds(np.asarray(y), 3, 0), [0.1, 1.0])
+    for w in [*caught, *runaway, *path]:
+        assert w.filename == __file__, (w.category.__name__, w.filename)

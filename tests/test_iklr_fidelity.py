@@ -37,7 +37,7 @@ def test_epsilon_sweep_has_the_shape_of_fig2_on_monks1(load_split):
             K, K_test = tl1(split)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                est = IKLR(lam=1e-3, eps=eps).fit(K, split.y_train)
+                est = IKLR(lam=1e-3, solver="ccicp-gd", eps=eps).fit(K, split.y_train)
             steps += sum(h["inner_steps"] for h in est.history_)
             acc.append(est.score(K_test, split.y_test))
         work.append(steps)
@@ -59,7 +59,7 @@ def test_ccicp_gd_reproduces_table3_cells(load_split, name, paper_mean, paper_st
         K, K_test = tl1(split)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            lam = cross_validate(lambda params: IKLR(**params), {"tl1": K}, split.y_train, {"lam": GRID}, n_folds=5,
+            lam = cross_validate(lambda params: IKLR(solver="ccicp-gd", **params), {"tl1": K}, split.y_train, {"lam": GRID}, n_folds=5,
                                  seed=rep).best_params["lam"]
-            accuracy.append(IKLR(lam=lam).fit(K, split.y_train).score(K_test, split.y_test))
+            accuracy.append(IKLR(lam=lam, solver="ccicp-gd").fit(K, split.y_train).score(K_test, split.y_test))
     assert abs(np.mean(accuracy) - paper_mean) <= 2 * paper_std, accuracy

@@ -5,6 +5,9 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
+import sys
+import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -18,6 +21,22 @@ class ConvergenceWarning(UserWarning):
 
 class RunawayWarning(ConvergenceWarning):
     """Iterates left every region where a stationary point can lie (objective unbounded below)."""
+
+
+# Every module of the package lies under this directory (with the separator: not a sibling's prefix).
+_PACKAGE_DIR = str(Path(__file__).resolve().parents[1]) + "/"
+
+
+def warn_at_caller(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` attributed to the first frame outside kreinbench: the warning names the
+    user's file and line (their ``fit``, ``cross_val_score`` or pipeline call), not the library's
+    internals, however deep the path that issued it (a fit, a CV's λ path, a lock step).  A fixed
+    ``stacklevel`` cannot: those paths differ in depth.  (Python 3.12's ``skip_file_prefixes`` does
+    this; the package supports 3.11.)"""
+    frame, level = sys._getframe(1), 2  # level 2: this function's caller
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def check_positive(name: str, value, *, allow_zero: bool = False) -> float:
