@@ -27,7 +27,7 @@ def runs_of(rows):
     """runs.csv rows from (dataset, method, rep, accuracy, train_time, params) tuples."""
     return pd.DataFrame([{"dataset": d, "method": m, "rep": r, "accuracy": a, "train_time": t,
                           "params": json.dumps(p), "kernel_instance": "noisy-rbf-sigma=1", "label": m.upper(),
-                          "n_train": 160, "n_test": 40, "kernel_mu_min": -1.0 - r, "kernel_mu_max": 20.0 + r}
+                          "n_train": 166, "n_test": 42, "kernel_mu_min": -1.0 - r, "kernel_mu_max": 20.0 + r}
                          for d, m, r, a, t, p in rows])
 
 
@@ -48,7 +48,7 @@ def test_table3_puts_our_statistics_beside_the_papers(runs):
     assert smm["paper_mean"] == pytest.approx(0.7634) and smm["diff"] == pytest.approx(0.80 - 0.7634)
     assert smm["seconds"] == pytest.approx(0.2) and smm["seconds_paper"] == 0.74
     assert smm["speedup"] == pytest.approx(0.74 / 0.2)
-    assert (smm["n"], smm["n_paper"], smm["mu_min"], smm["mu_max_paper"]) == (200, 208, pytest.approx(-3.0), 21.47)
+    assert (smm["n"], smm["n_paper"], smm["mu_min"], smm["mu_max_paper"]) == (208, 208, pytest.approx(-3.0), 21.47)
     assert smm["best"] and table.loc[("sonar", "spgm"), "p_value"] < 0.05
     assert table.loc[("sonar", "spgm"), "speedup"] == pytest.approx(5.12)
     # A dataset the paper lacks keeps our numbers and no paper value.
@@ -56,8 +56,12 @@ def test_table3_puts_our_statistics_beside_the_papers(runs):
     md = table3_markdown(table.reset_index())
     header = next(line for line in md.splitlines() if line.startswith("| dataset"))
     assert header.split(" | ")[1:4] == ["n", "λ_min", "λ_max"]
-    assert "sonar (paper: Sonar) | 200 (208) | -3 (-1.38) | 22 (21.5) |" in md
+    assert "sonar (paper: Sonar) | 208 (208) | -3 (-1.38) | 22 (21.5) |" in md
     assert "**0.800 ± 0.020** (paper 0.763, Δ +0.037); 0.2 s (paper 0.74 s, speed-up 3.7×)" in md
+    # at another n (a capped or stand-in set) the times are not compared
+    capped = table3_frame(runs.assign(n_train=160, n_test=40), paper, NAMES, ["sonar"], ["smm", "spgm"])
+    assert capped["speedup"].isna().all()
+    assert "0.2 s (paper 0.74 s, at the paper's n = 208, no speed-up)" in table3_markdown(capped)
     assert "0.700 ± 0.010 †" in md
 
 

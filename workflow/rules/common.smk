@@ -89,7 +89,7 @@ def where_results_are():
     lines += [f"  figures: {', '.join(figures)}"] if figures else []
     lines += [
         "  (each table also as .csv and .html beside it; tidy records in results/records/)",
-        "  report:  snakemake --report report.html  (add this run's --configfile)",
+        "  report:  .venv/bin/snakemake --report report.html  (add this run's --configfile)",
     ]
     return "\n".join(lines)
 
