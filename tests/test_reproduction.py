@@ -103,7 +103,8 @@ def test_run_md_of_a_run_older_than_the_lock_record_names_the_run_directorys_loc
     record_run(run, tmp_path / "out", name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0,
                rules=RULES, explanations=explanations)
     digest = hashlib.sha256(b"numpy==2.4.6\n").hexdigest()
-    assert f"- lock: `requirements.lock` sha256 `{digest}` (the run directory's" in (tmp_path / "out/RUN.md").read_text()
+    text = (tmp_path / "out/RUN.md").read_text()
+    assert f"- lock: `requirements.lock` sha256 `{digest}` (the run directory's" in text
     (run / "requirements.lock").unlink()
     record_run(run, tmp_path / "out", name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0,
                rules=RULES, explanations=explanations)

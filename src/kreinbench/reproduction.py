@@ -122,8 +122,8 @@ def lock_line(env: pd.Series, lock: Path | None) -> str:
         file, _, digest = str(env["lock"]).partition(" ")
         algorithm, _, value = digest.partition(":")
         drift = str(env.get("lock_drift", "unknown"))
-        matched = "the installed packages matched it" if drift == "none" else f"the installed packages differed: {drift}"
-        return f"- lock: `{file}` {algorithm} `{value}` ({matched})"
+        matched = "matched it" if drift == "none" else f"differed: {drift}"
+        return f"- lock: `{file}` {algorithm} `{value}` (the installed packages {matched})"
     if lock is not None and lock.is_file():
         return (f"- lock: `{lock.name}` sha256 `{sha256_file(lock)}` (the run directory's; its environment "
                 "record does not say whether the installed packages matched it)")
