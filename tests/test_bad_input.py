@@ -288,18 +288,21 @@ def bad_config(change):
 
 
 CONFIG_CASES = {
-    "unknown-key": (lambda c: c.update(methds={}), r"Additional properties are not allowed \('methds' was unexpected\)"),
-    "wrong-type": (lambda c: c.update(repetitions="two"), r"(?s)'two' is not of type 'integer'.*repetitions"),
-    "unknown-estimator": (lambda c: c["methods"]["klr"].update(estimator="KRR"), r"(?s)'KRR' is not valid under any of the given schemas.*\['estimator'\]"),
-    "unknown-kernel-type": (lambda c: c["kernels"]["rbf"].update(type="gauss"), r"(?s)'gauss' is not one of.*type"),
+    "unknown-key": (lambda c: c.update(methds={}), r"config: unknown key 'methds' \(did you mean 'methods'\?\)"),
+    "wrong-type": (lambda c: c.update(repetitions="two"), r"config repetitions: 'two' is not of type 'integer'"),
+    "unknown-estimator": (lambda c: c["methods"]["klr"].update(estimator="KRR"),
+                          r"config methods\.klr\.estimator: 'KRR' is not valid under any of the given schemas"),
+    "unknown-kernel-type": (lambda c: c["kernels"]["rbf"].update(type="gauss"), r"config kernels\.rbf\.type: 'gauss' is not one of"),
     "unknown-kernel-name": (lambda c: c["methods"]["klr"].update(kernel="rbff"),
-                            "config methods.klr.kernel: unknown kernel 'rbff'"),
+                            r"config methods.klr.kernel: unknown kernel 'rbff' \(did you mean 'rbf'\?\)"),
     "unknown-method-name": (lambda c: c["figures"]["convergence"].update(methods=["klrr"]),
-                            "config figures.convergence.methods: unknown method 'klrr'"),
+                            r"config figures.convergence.methods: unknown method 'klrr' \(did you mean 'klr'\?\)"),
+    "unknown-dataset": (lambda c: c.update(datasets=["blobs", "sonarr"]),
+                        r"config datasets: unknown dataset 'sonarr' \(did you mean 'sonar' or 'sonar-uci'\?\)"),
     "unknown-figure-dataset": (lambda c: c["figures"]["convergence"].update(dataset="sonar"),
                                "config figures.convergence.dataset 'sonar' is not in datasets"),
     "empty-methods": (lambda c: c.update(methods={}), "config methods: no method to fit"),
-    "empty-datasets": (lambda c: c.update(datasets=[]), r"(?s)\[\] should be non-empty.*datasets"),
+    "empty-datasets": (lambda c: c.update(datasets=[]), r"config datasets: \[\] should be non-empty"),
     "unknown-estimator-param": (lambda c: c["methods"]["klr"].update(params={"lamda": 1.0}),
                                 "config methods.klr.params: .*'lamda'"),
     "invalid-estimator-param": (lambda c: c["methods"]["klr"].update(params={"tol": -1.0}),
@@ -326,6 +329,33 @@ def test_bad_config_is_refused_by_a_dry_run_naming_the_key(tmp_path, case):
     for top in ("data", "results", "logs", "figures"):
         assert not (tmp_path / top).exists()
     assert {f for f in set(leftovers(tmp_path)) - before if not f.startswith(".snakemake")} == set()
+
+
+def test_every_config_error_is_reported_in_one_dry_run(tmp_path):
+    """A first try hears of all of them: unknown keys and bad values (the schema), misspelled
+    datasets, kernels and methods (plan.check_config), each with the near name meant."""
+    def change(c):
+        c.update(datasets=["blobs", "sonarr"], papres={}, repetitions="two")
+        c["methods"]["klr"]["kernel"] = "rbff"
+        c["figures"]["convergence"]["methods"] = ["klrr"]
+
+    shutil.copy(ROOT / "Snakefile", tmp_path)
+    shutil.copytree(ROOT / "workflow", tmp_path / "workflow")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(bad_config(change), sort_keys=False))
+    result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    for message in ["5 problems:", "- config: unknown key 'papres' (did you mean 'papers'?)",
+                    "- config repetitions: 'two' is not of type 'integer'",
+                    "- config datasets: unknown dataset 'sonarr' (did you mean 'sonar' or 'sonar-uci'?)",
+                    "- config methods.klr.kernel: unknown kernel 'rbff' (did you mean 'rbf'?)",
+                    "- config figures.convergence.methods: unknown method 'klrr' (did you mean 'klr'?)"]:
+        assert message in out, out[-3000:]
+    # once the schema is satisfied, every cross-check's problem comes in one error too
+    with pytest.raises(KreinbenchError) as info:
+        plan.check_config(bad_config(lambda c: (change(c), c.pop("papres"), c.update(repetitions=1))))
+    assert str(info.value).startswith("3 problems:\n") and "unknown method 'klrr' (did you mean 'klr'?)" in str(info.value)
 
 
 def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
