@@ -156,10 +156,10 @@ def check_config(config: dict) -> None:
     if not config["methods"] and "scale" not in config.get("papers", {}):
         problems.append("config methods: no method to fit; only a config of the scale study (papers.scale) "
                         "may have none")
+    # The cross-checks between methods look up each other's kernels: an unknown one is named above.
+    kernels_known = all(spec["kernel"] in config["kernels"] for spec in config["methods"].values())
     for name, spec in config["methods"].items():
-        if spec["kernel"] not in config["kernels"]:
-            continue  # named by name_problems; the checks below need the kernel
-        for check in (check_tuned_by, check_cv_with, check_implicit_kernel):
+        for check in (check_tuned_by, check_cv_with, check_implicit_kernel) if kernels_known else ():
             _collect(problems, check, config, name)
         _collect(problems, check_estimator_values, name, spec)
     _collect(problems, check_papers, config)
