@@ -373,11 +373,11 @@ def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
 HEADED_CSV = "x1,x2,x3,label\n" + "".join(f"{i / 10},{i % 3},{i % 5},{'yes' if i % 2 else 'no'}\n" for i in range(12))
 
 
-def own_csv_spec(path: Path, **parser):
+def own_csv_spec(path: Path, label_column: int | str = -1, **parser):
     return spec_from_entry("mydata", {
         "task": "binary", "source": {"type": "local", "path": str(path)},
         "parser": {"format": "delimited", "delimiter": ",", **parser},
-        "label": {"column": -1, "positive": ["yes"], "negative": ["no"]},
+        "label": {"column": label_column, "positive": ["yes"], "negative": ["no"]},
         "split": {"protocol": "random", "test_size": 0.5}})
 
 
@@ -388,6 +388,13 @@ def test_a_header_row_without_header_true_is_named_with_the_option_to_set(tmp_pa
         parse_dataset(own_csv_spec(tmp_path / "mydata.csv"), tmp_path)
     data = parse_dataset(own_csv_spec(tmp_path / "mydata.csv", header=True), tmp_path)
     assert data.feature_names == ["x1", "x2", "x3"] and data.X.shape == (12, 3)
+
+
+def test_a_label_column_named_without_header_true_says_to_set_it(tmp_path):
+    (tmp_path / "mydata.csv").write_text(HEADED_CSV)
+    with pytest.raises(DataError, match=r"label column 'label' is a column name, but the file has no header row "
+                                        r"declared: set parser\.header: true"):
+        parse_dataset(own_csv_spec(tmp_path / "mydata.csv", label_column="label"), tmp_path)
 
 
 def test_a_bad_cell_in_a_data_row_gets_no_header_hint(tmp_path):

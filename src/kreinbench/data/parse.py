@@ -73,7 +73,10 @@ def _to_float(cell: str, where: str, line: int, column: int) -> float:
 
 def _resolve_column(key: int | str, names: list[str] | None, n_cols: int, where: str, what: str) -> int:
     if isinstance(key, str):
-        if names is None or key not in names:
+        if names is None:
+            raise DataError(f"{where}: {what} {key!r} is a column name, but the file has no header row declared: "
+                            "set parser.header: true if its first row names the columns")
+        if key not in names:
             raise DataError(f"{where}: {what} {key!r} is not a column name (header: {names})")
         return names.index(key)
     if not -n_cols <= key < n_cols:
