@@ -1,16 +1,20 @@
 # Two entry points for a fresh machine: `make run` and `make test`.
-# Both create .venv on first use and (re)install the package whenever pyproject.toml changes.
+# Both create .venv on first use and (re)install the package whenever pyproject.toml or the lock changes.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 STAMP := $(VENV)/.installed
 CORES ?= all
+# The exact version of every package (kreinbench.lock): what is installed, here and in CI, is the
+# environment the tests and the records ran in, not whatever pyproject's ranges allow today.
+LOCK := requirements.lock
 
-.PHONY: run test install clean distclean
+.PHONY: run test install lock clean distclean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
+	$(VENV)/bin/python -m pip install --quiet -c $(LOCK) pip
+	# --build-constraint: the build backend that makes the editable install is pinned too.
+	$(VENV)/bin/python -m pip install --quiet -c $(LOCK) --build-constraint $(LOCK) -e '.[test]'
 	# pip compiles the packages it installs, but not an editable install's sources; without this,
 	# with PYTHONDONTWRITEBYTECODE set, every pipeline job would compile kreinbench again.
 	$(VENV)/bin/python -m compileall -q src/kreinbench
@@ -23,6 +27,18 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest
+
+# `make lock`: the deliberate upgrade. Installs the newest versions that pyproject's ranges allow
+# (every extra, the build backend, pip), then writes their exact versions to $(LOCK). Commit the new
+# lock only with `make test` passing on it (tests/test_lock.py fails while .venv and the lock differ).
+lock:
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[test,slurm]' \
+		$$($(VENV)/bin/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"])')
+	$(VENV)/bin/python -m kreinbench.lock
+	$(VENV)/bin/python -m compileall -q src/kreinbench
+	touch $(STAMP)
 
 # `make clean`: every computed result (results/, the figures, logs/, data/splits/); the downloaded
 # raw files (data/raw/) and Snakemake's record of them stay, so the next run downloads nothing and

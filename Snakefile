@@ -1,6 +1,8 @@
 # kreinbench: learning with indefinite kernels. This file only wires the stages together;
 # every rule lives in workflow/rules/ and all logic in src/kreinbench/.
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
+
+import kreinbench.plan as plan
 
 min_version("9.0")
 
@@ -12,7 +14,8 @@ if not workflow.overwrite_configfiles:
     configfile: "config.yaml"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+# Every violation of the schema at once (with the near names meant), not only the first.
+plan.check_schema(config, f"{workflow.basedir}/workflow/schemas/config.schema.yaml")
 
 
 # The report's first page: what the run was (datasets, methods, protocol).

@@ -288,18 +288,21 @@ def bad_config(change):
 
 
 CONFIG_CASES = {
-    "unknown-key": (lambda c: c.update(methds={}), r"Additional properties are not allowed \('methds' was unexpected\)"),
-    "wrong-type": (lambda c: c.update(repetitions="two"), r"(?s)'two' is not of type 'integer'.*repetitions"),
-    "unknown-estimator": (lambda c: c["methods"]["klr"].update(estimator="KRR"), r"(?s)'KRR' is not valid under any of the given schemas.*\['estimator'\]"),
-    "unknown-kernel-type": (lambda c: c["kernels"]["rbf"].update(type="gauss"), r"(?s)'gauss' is not one of.*type"),
+    "unknown-key": (lambda c: c.update(methds={}), r"config: unknown key 'methds' \(did you mean 'methods'\?\)"),
+    "wrong-type": (lambda c: c.update(repetitions="two"), r"config repetitions: 'two' is not of type 'integer'"),
+    "unknown-estimator": (lambda c: c["methods"]["klr"].update(estimator="KRR"),
+                          r"config methods\.klr\.estimator: 'KRR' is not valid under any of the given schemas"),
+    "unknown-kernel-type": (lambda c: c["kernels"]["rbf"].update(type="gauss"), r"config kernels\.rbf\.type: 'gauss' is not one of"),
     "unknown-kernel-name": (lambda c: c["methods"]["klr"].update(kernel="rbff"),
-                            "config methods.klr.kernel: unknown kernel 'rbff'"),
+                            r"config methods.klr.kernel: unknown kernel 'rbff' \(did you mean 'rbf'\?\)"),
     "unknown-method-name": (lambda c: c["figures"]["convergence"].update(methods=["klrr"]),
-                            "config figures.convergence.methods: unknown method 'klrr'"),
+                            r"config figures.convergence.methods: unknown method 'klrr' \(did you mean 'klr'\?\)"),
+    "unknown-dataset": (lambda c: c.update(datasets=["blobs", "sonarr"]),
+                        r"config datasets: unknown dataset 'sonarr' \(did you mean 'sonar' or 'sonar-uci'\?\)"),
     "unknown-figure-dataset": (lambda c: c["figures"]["convergence"].update(dataset="sonar"),
                                "config figures.convergence.dataset 'sonar' is not in datasets"),
     "empty-methods": (lambda c: c.update(methods={}), "config methods: no method to fit"),
-    "empty-datasets": (lambda c: c.update(datasets=[]), r"(?s)\[\] should be non-empty.*datasets"),
+    "empty-datasets": (lambda c: c.update(datasets=[]), r"config datasets: \[\] should be non-empty"),
     "unknown-estimator-param": (lambda c: c["methods"]["klr"].update(params={"lamda": 1.0}),
                                 "config methods.klr.params: .*'lamda'"),
     "invalid-estimator-param": (lambda c: c["methods"]["klr"].update(params={"tol": -1.0}),
@@ -328,6 +331,33 @@ def test_bad_config_is_refused_by_a_dry_run_naming_the_key(tmp_path, case):
     assert {f for f in set(leftovers(tmp_path)) - before if not f.startswith(".snakemake")} == set()
 
 
+def test_every_config_error_is_reported_in_one_dry_run(tmp_path):
+    """A first try hears of all of them: unknown keys and bad values (the schema), misspelled
+    datasets, kernels and methods (plan.check_config), each with the near name meant."""
+    def change(c):
+        c.update(datasets=["blobs", "sonarr"], papres={}, repetitions="two")
+        c["methods"]["klr"]["kernel"] = "rbff"
+        c["figures"]["convergence"]["methods"] = ["klrr"]
+
+    shutil.copy(ROOT / "Snakefile", tmp_path)
+    shutil.copytree(ROOT / "workflow", tmp_path / "workflow")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(bad_config(change), sort_keys=False))
+    result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    for message in ["5 problems:", "- config: unknown key 'papres' (did you mean 'papers'?)",
+                    "- config repetitions: 'two' is not of type 'integer'",
+                    "- config datasets: unknown dataset 'sonarr' (did you mean 'sonar' or 'sonar-uci'?)",
+                    "- config methods.klr.kernel: unknown kernel 'rbff' (did you mean 'rbf'?)",
+                    "- config figures.convergence.methods: unknown method 'klrr' (did you mean 'klr'?)"]:
+        assert message in out, out[-3000:]
+    # once the schema is satisfied, every cross-check's problem comes in one error too
+    with pytest.raises(KreinbenchError) as info:
+        plan.check_config(bad_config(lambda c: (change(c), c.pop("papres"), c.update(repetitions=1))))
+    assert str(info.value).startswith("3 problems:\n") and "unknown method 'klrr' (did you mean 'klr'?)" in str(info.value)
+
+
 def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
     """Control: without the change, the same dry run succeeds (so each case fails for its change)."""
     shutil.copy(ROOT / "Snakefile", tmp_path)
@@ -336,3 +366,71 @@ def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
     result = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+
+
+# --- a user's own CSV ---------------------------------------------------------------------------
+
+HEADED_CSV = "x1,x2,x3,label\n" + "".join(f"{i / 10},{i % 3},{i % 5},{'yes' if i % 2 else 'no'}\n" for i in range(12))
+
+
+def own_csv_spec(path: Path, label_column: int | str = -1, **parser):
+    return spec_from_entry("mydata", {
+        "task": "binary", "source": {"type": "local", "path": str(path)},
+        "parser": {"format": "delimited", "delimiter": ",", **parser},
+        "label": {"column": label_column, "positive": ["yes"], "negative": ["no"]},
+        "split": {"protocol": "random", "test_size": 0.5}})
+
+
+def test_a_header_row_without_header_true_is_named_with_the_option_to_set(tmp_path):
+    (tmp_path / "mydata.csv").write_text(HEADED_CSV)
+    with pytest.raises(DataError, match=r"dataset 'mydata', file .*mydata\.csv', line 1, column 1: non-numeric cell "
+                                        r"'x1': line 1 looks like a header row: set parser\.header: true"):
+        parse_dataset(own_csv_spec(tmp_path / "mydata.csv"), tmp_path)
+    data = parse_dataset(own_csv_spec(tmp_path / "mydata.csv", header=True), tmp_path)
+    assert data.feature_names == ["x1", "x2", "x3"] and data.X.shape == (12, 3)
+
+
+def test_a_label_column_named_without_header_true_says_to_set_it(tmp_path):
+    (tmp_path / "mydata.csv").write_text(HEADED_CSV)
+    with pytest.raises(DataError, match=r"label column 'label' is a column name, but the file has no header row "
+                                        r"declared: set parser\.header: true"):
+        parse_dataset(own_csv_spec(tmp_path / "mydata.csv", label_column="label"), tmp_path)
+
+
+def test_a_bad_cell_in_a_data_row_gets_no_header_hint(tmp_path):
+    """Only a first row that is text where the next row is numbers is taken for a header."""
+    rows = HEADED_CSV.splitlines()[1:]
+    rows[4] = rows[4].replace("0.4,", "n/a,")
+    for text, line in (("\n".join(rows) + "\n", 5), ("a,1,2,yes\n" + "\n".join(rows) + "\n", 1)):
+        (tmp_path / "mydata.csv").write_text(text)
+        with pytest.raises(DataError, match=rf"line {line}, column 1: non-numeric cell '[^']*'$"):
+            parse_dataset(own_csv_spec(tmp_path / "mydata.csv"), tmp_path)
+
+
+def package_spec(files):
+    return spec_from_entry("pkg", {
+        "task": "binary", "source": {"type": "package", "package": "kreinbench", "files": files},
+        "parser": {"format": "delimited"}, "label": {"column": -1, "positive": ["1"], "negative": ["0"]},
+        "split": {"protocol": "random", "test_size": 0.5}})
+
+
+def test_a_failed_fetch_leaves_no_copy_and_no_manifest_in_data_raw(tmp_path):
+    raw = tmp_path / "data/raw"
+    # the first file is copied before the second is found missing
+    with pytest.raises(DataError, match="package 'kreinbench' has no file 'data/absent.csv'"):
+        fetch_dataset(package_spec(["data/registry.yaml", "data/absent.csv"]), raw / "pkg/manifest.json")
+    assert leftovers(tmp_path) == [] and not (raw / "pkg").exists()
+    with pytest.raises(DataError, match="does not exist"):
+        fetch_dataset(own_csv_spec(tmp_path / "nowhere.csv"), raw / "mydata/manifest.json")
+    assert leftovers(tmp_path) == [] and not (raw / "mydata").exists()
+
+
+def test_a_failed_refetch_leaves_the_earlier_complete_fetch_as_it_was(tmp_path):
+    manifest = tmp_path / "data/raw/pkg/manifest.json"
+    fetch_dataset(package_spec(["data/registry.yaml"]), manifest)
+    before = {p: p.read_bytes() for p in manifest.parent.iterdir()}
+    (manifest.parent / ".fetching").mkdir()  # what a killed fetch left: cleared by the next one
+    (manifest.parent / ".fetching/registry.yaml").write_text("half")
+    with pytest.raises(DataError, match="has no file 'data/absent.csv'"):
+        fetch_dataset(package_spec(["data/registry.yaml", "data/absent.csv"]), manifest)
+    assert {p: p.read_bytes() for p in manifest.parent.iterdir()} == before

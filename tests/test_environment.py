@@ -50,5 +50,17 @@ def test_versions_are_the_records_software_part(tmp_path):
     env.write_environment(path)
     facts = pd.read_csv(path, sep="\t", index_col="name")["value"]
     versions = env.software_versions()
-    assert set(versions) == {"python", *env.PACKAGES}
+    assert set(versions) == {"python", *env.PACKAGES, "lock"}
     assert {name: facts[name] for name in versions} == {name: " ".join(v.split()) for name, v in versions.items()}
+
+
+def test_record_names_the_lock_and_whether_the_installed_packages_are_its(tmp_path):
+    from kreinbench.atomic import sha256_file
+    from kreinbench.lock import LOCK_NAME
+
+    path = tmp_path / "environment.tsv"
+    env.write_environment(path)
+    facts = pd.read_csv(path, sep="\t", index_col="name")["value"]
+    lock = Path(__file__).resolve().parents[1] / LOCK_NAME
+    assert facts["lock"] == f"{LOCK_NAME} sha256:{sha256_file(lock)}"
+    assert facts["lock_drift"] == "none"  # this environment was installed from the lock (tests/test_lock.py)

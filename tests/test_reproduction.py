@@ -72,3 +72,40 @@ def test_a_resumed_run_records_the_wall_time_of_each_part(tmp_path):
     text = (out / "RUN.md").read_text()
     assert "1 h 2 min 5 s in 2 parts (1 h 0 min 0 s, 0 h 2 min 5 s)" in text and "resumed" in text
     assert "- note: Table II was made after the run, at the same commit\n" in text
+
+
+LOCK_SHA = "ab" * 32
+
+
+@pytest.mark.parametrize("drift, says", [
+    ("none", "(the installed packages matched it)"),
+    ("numpy 2.5.0 installed, 2.4.6", "(the installed packages differed: numpy 2.5.0 installed, 2.4.6)")])
+def test_run_md_names_the_lock_the_run_installed_from(tmp_path, drift, says):
+    run = finished_run(tmp_path / "run")
+    with open(run / "results/environment.tsv", "a") as f:
+        f.write(f"lock\trequirements.lock sha256:{LOCK_SHA}\nlock_drift\t{drift}\n")
+    out = tmp_path / "out"
+    explanations = tmp_path / "explanations.yaml"
+    explanations.write_text("[]\n")
+    record_run(run, out, name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0, rules=RULES,
+               explanations=explanations)
+    text = (out / "RUN.md").read_text()
+    assert f"- lock: `requirements.lock` sha256 `{LOCK_SHA}` {says}" in text
+
+
+def test_run_md_of_a_run_older_than_the_lock_record_names_the_run_directorys_lock(tmp_path):
+    import hashlib
+
+    run = finished_run(tmp_path / "run")
+    (run / "requirements.lock").write_text("numpy==2.4.6\n")
+    explanations = tmp_path / "explanations.yaml"
+    explanations.write_text("[]\n")
+    record_run(run, tmp_path / "out", name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0,
+               rules=RULES, explanations=explanations)
+    digest = hashlib.sha256(b"numpy==2.4.6\n").hexdigest()
+    text = (tmp_path / "out/RUN.md").read_text()
+    assert f"- lock: `requirements.lock` sha256 `{digest}` (the run directory's" in text
+    (run / "requirements.lock").unlink()
+    record_run(run, tmp_path / "out", name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0,
+               rules=RULES, explanations=explanations)
+    assert "- lock: none recorded\n" in (tmp_path / "out/RUN.md").read_text()

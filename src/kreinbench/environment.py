@@ -1,4 +1,4 @@
-"""The software and machine a run used, for the report: versions, BLAS, CPU, memory, OS.
+"""The software and machine a run used, for the report: versions, the lock, BLAS, CPU, memory, OS.
 
 Timings in the paper tables (training and test time) only mean something beside the machine and
 the BLAS that produced them, so the report carries this record (rule `environment`).
@@ -12,7 +12,8 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from kreinbench.atomic import atomic_path
+from kreinbench import lock
+from kreinbench.atomic import atomic_path, sha256_file
 
 # Distribution names whose versions are recorded, in this order.
 PACKAGES = ("kreinbench", "numpy", "scipy", "scikit-learn", "h5py", "pandas", "matplotlib", "threadpoolctl",
@@ -80,11 +81,29 @@ def blas_libraries() -> str:
     return "; ".join(parts) or "none found"
 
 
+def lock_name() -> str:
+    """The lock of the source tree kreinbench runs from: ``requirements.lock sha256:<hex>``."""
+    root = lock.source_root()
+    path = root / lock.LOCK_NAME if root else None
+    if path is None or not path.is_file():
+        return f"none ({lock.LOCK_NAME} not found beside kreinbench's sources)"
+    return f"{lock.LOCK_NAME} sha256:{sha256_file(path)}"
+
+
+def lock_drift() -> str:
+    """Whether the installed packages are the lock's: ``none`` or where they differ (the lock
+    names the environment only when they do not)."""
+    root = lock.source_root()
+    if root is None or not (root / lock.LOCK_NAME).is_file():
+        return "unknown (no lock)"
+    return "; ".join(lock.drift(root)) or "none"
+
+
 def software_versions() -> dict[str, str]:
-    """Python's and every recorded package's version (rule `environment` takes them as params, so
-    Snakemake rewrites the record after an upgrade)."""
+    """Python's and every recorded package's version, and the lock (rule `environment` takes them
+    as params, so Snakemake rewrites the record after an upgrade)."""
     return {"python": f"{platform.python_version()} ({platform.python_implementation()}, {sys.executable})",
-            **{name: package_version(name) for name in PACKAGES}}
+            **{name: package_version(name) for name in PACKAGES}, "lock": lock_name()}
 
 
 def environment() -> dict[str, str]:
@@ -96,6 +115,7 @@ def environment() -> dict[str, str]:
     memory = memory_bytes()
     facts = {
         **software_versions(),
+        "lock_drift": lock_drift(),
         "blas": blas_libraries(),
         "cpu_model": cpu_model(),
         "cpu_count": str(os.cpu_count()),

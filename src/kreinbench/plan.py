@@ -14,7 +14,7 @@ from typing import Any
 from kreinbench.atomic import sha256_file
 
 from kreinbench.data.registry import check_scaler_fit, dataset_entry, load_registry, spec_from_entry
-from kreinbench.errors import KreinbenchError
+from kreinbench.errors import KreinbenchError, did_you_mean, raise_together
 from kreinbench.methods import estimator_class
 from kreinbench.spectrum import KINDS, covering_kind
 
@@ -161,45 +161,108 @@ def fetch_entry(config: dict, name: str) -> dict[str, Any]:
 
 
 def check_config(config: dict) -> None:
-    """Cross-reference checks the JSON schema cannot express; raise naming the culprit."""
+    """Cross-reference checks the JSON schema cannot express; every problem found is raised in one
+    error, each naming its culprit (and the name meant, where one is close)."""
+    problems = name_problems(config)
     registry = load_registry(config.get("custom_datasets"))
     for name in config["datasets"]:
-        if name not in registry:
-            raise KreinbenchError(f"config datasets: unknown dataset {name!r}; known: {', '.join(sorted(registry))}")
-        spec = spec_from_entry(name, dataset_config_entry(config, name))
-        # Every estimator of the pipeline is a binary classifier on labels in {-1, +1}.
-        if spec.task != "binary":
-            raise KreinbenchError(
-                f"config datasets: {name!r} is a {spec.task} dataset; the pipeline's estimators are binary "
-                f"classifiers, so only binary datasets can be listed"
-            )
-    for key in ("dataset_options", "fit_batches"):
-        for name in config.get(key, []):
-            if name not in config["datasets"]:
-                raise KreinbenchError(f"config {key}.{name}: {name!r} is not in datasets")
+        if name in registry:
+            _collect(problems, check_binary, config, name)
     if not config["methods"] and "scale" not in config.get("papers", {}):
-        raise KreinbenchError("config methods: no method to fit; only a config of the scale study (papers.scale) "
-                              "may have none")
+        problems.append("config methods: no method to fit; only a config of the scale study (papers.scale) "
+                        "may have none")
+    # The cross-checks between methods look up each other's kernels: an unknown one is named above.
+    kernels_known = all(spec["kernel"] in config["kernels"] for spec in config["methods"].values())
     for name, spec in config["methods"].items():
-        if spec["kernel"] not in config["kernels"]:
-            raise KreinbenchError(
-                f"config methods.{name}.kernel: unknown kernel {spec['kernel']!r}; config kernels: {sorted(config['kernels'])}"
-            )
-        for dataset in spec.get("datasets", []):
-            if dataset not in config["datasets"]:
-                raise KreinbenchError(f"config methods.{name}.datasets: {dataset!r} is not in datasets")
-        check_tuned_by(config, name)
-        check_cv_with(config, name)
-        check_estimator_values(name, spec)
-        check_implicit_kernel(config, name)
-    check_papers(config)
-    conv = config.get("figures", {}).get("convergence")
-    if conv:
-        if conv["dataset"] not in config["datasets"]:
-            raise KreinbenchError(f"config figures.convergence.dataset {conv['dataset']!r} is not in datasets")
-        for method in conv["methods"]:
-            if method not in config["methods"]:
-                raise KreinbenchError(f"config figures.convergence.methods: unknown method {method!r}")
+        for check in (check_tuned_by, check_cv_with, check_implicit_kernel) if kernels_known else ():
+            _collect(problems, check, config, name)
+        _collect(problems, check_estimator_values, name, spec)
+    _collect(problems, check_papers, config)
+    raise_together(problems)
+
+
+def _collect(problems: list[str], check, *args) -> None:
+    try:
+        check(*args)
+    except KreinbenchError as exc:
+        problems.append(str(exc))
+
+
+def name_problems(config: dict) -> list[str]:
+    """Every dataset, kernel and method name the config uses but does not define (or the registry
+    does not know), with the near name meant. Also run beside the schema's errors, so a first try
+    hears of every misspelling at once: a part the schema found malformed is skipped here."""
+    problems: list[str] = []
+    try:
+        registry = load_registry(config.get("custom_datasets"))
+    except (KreinbenchError, TypeError, AttributeError):
+        registry = None  # a malformed custom_datasets entry: the schema or the registry says which
+    datasets = config.get("datasets") if isinstance(config.get("datasets"), list) else []
+    for name in datasets if registry is not None else []:
+        if name not in registry:
+            problems.append(f"config datasets: unknown dataset {name!r}{did_you_mean(name, registry)}; "
+                            f"known: {', '.join(sorted(registry))}")
+    for key in ("dataset_options", "fit_batches"):
+        for name in config.get(key) or []:
+            if name not in datasets:
+                problems.append(f"config {key}.{name}: {name!r} is not in datasets{did_you_mean(name, datasets)}")
+    kernels = config.get("kernels") if isinstance(config.get("kernels"), dict) else {}
+    methods = config.get("methods") if isinstance(config.get("methods"), dict) else {}
+    for name, spec in methods.items():
+        if not isinstance(spec, dict):
+            continue
+        if "kernel" in spec and spec["kernel"] not in kernels:
+            problems.append(f"config methods.{name}.kernel: unknown kernel {spec['kernel']!r}"
+                            f"{did_you_mean(spec['kernel'], kernels)}; config kernels: {sorted(kernels)}")
+        for dataset in spec.get("datasets") or []:
+            if dataset not in datasets:
+                problems.append(f"config methods.{name}.datasets: {dataset!r} is not in datasets"
+                                f"{did_you_mean(dataset, datasets)}")
+    conv = config.get("figures", {}).get("convergence") if isinstance(config.get("figures"), dict) else None
+    if isinstance(conv, dict):
+        if "dataset" in conv and conv["dataset"] not in datasets:
+            problems.append(f"config figures.convergence.dataset {conv['dataset']!r} is not in datasets"
+                            f"{did_you_mean(conv['dataset'], datasets)}")
+        for method in conv.get("methods") or []:
+            if method not in methods:
+                problems.append(f"config figures.convergence.methods: unknown method {method!r}"
+                                f"{did_you_mean(method, methods)}")
+    return problems
+
+
+def check_binary(config: dict, name: str) -> None:
+    """Every estimator of the pipeline is a binary classifier on labels in {-1, +1}."""
+    spec = spec_from_entry(name, dataset_config_entry(config, name))
+    if spec.task != "binary":
+        raise KreinbenchError(
+            f"config datasets: {name!r} is a {spec.task} dataset; the pipeline's estimators are binary "
+            f"classifiers, so only binary datasets can be listed"
+        )
+
+
+def check_schema(config: dict, schema_path: str | Path) -> None:
+    """The config against its JSON schema, every violation in one error, each naming its key (an
+    unknown key with the known ones it is close to), with :func:`name_problems` beside them."""
+    import jsonschema  # only the workflow's start needs it, not every job that imports plan
+    import yaml
+
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path])
+    problems = [line for error in errors for line in _schema_problem(error)]
+    if problems:
+        raise_together(problems + [p for p in name_problems(config) if p not in problems])
+
+
+def _schema_problem(error) -> list[str]:
+    where = "config " + ".".join(str(p) for p in error.absolute_path) if error.absolute_path else "config"
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        return [f"{where}: unknown key {key!r}{did_you_mean(key, known)}; known: {', '.join(known)}"
+                for key in error.instance if key not in known]
+    choices = [c for s in [error.schema, *error.schema.get("anyOf", []), *error.schema.get("oneOf", [])]
+               for c in s.get("enum", []) if isinstance(c, str)]
+    return [f"{where}: {error.message}{did_you_mean(error.instance, choices) if choices else ''}"]
 
 
 def check_estimator_values(name: str, spec: dict) -> None:
@@ -256,7 +319,7 @@ def check_tuned_by(config: dict, name: str) -> None:
         return
     where = f"config methods.{name}.tuned_by"
     if other not in config["methods"]:
-        raise KreinbenchError(f"{where}: unknown method {other!r}")
+        raise KreinbenchError(f"{where}: unknown method {other!r}{did_you_mean(other, config['methods'])}")
     if "tuned_by" in config["methods"][other] and "grid" not in config["methods"][other]:
         raise KreinbenchError(f"{where}: {other!r} is itself tuned_by another method without a grid of its "
                               "own; name the one that runs the CV")

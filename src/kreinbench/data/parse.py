@@ -73,7 +73,10 @@ def _to_float(cell: str, where: str, line: int, column: int) -> float:
 
 def _resolve_column(key: int | str, names: list[str] | None, n_cols: int, where: str, what: str) -> int:
     if isinstance(key, str):
-        if names is None or key not in names:
+        if names is None:
+            raise DataError(f"{where}: {what} {key!r} is a column name, but the file has no header row declared: "
+                            "set parser.header: true if its first row names the columns")
+        if key not in names:
             raise DataError(f"{where}: {what} {key!r} is not a column name (header: {names})")
         return names.index(key)
     if not -n_cols <= key < n_cols:
@@ -93,12 +96,25 @@ def _table_from_rows(spec: DatasetSpec, rows: list[list[str]], lines: list[int],
     dropped = {_resolve_column(c, header, n_cols, where, "drop_columns entry") for c in spec.drop_columns}
     feature_cols = [c for c in range(n_cols) if c != label_col and c not in dropped]
     X = np.empty((len(rows), len(feature_cols)))
+    if header is None and spec.parser["format"] == "delimited":
+        _refuse_header_row(rows, lines, feature_cols, where)
     for i, (cells, line) in enumerate(zip(rows, lines)):
         X[i] = [_to_float(cells[c], where, line, c + 1) for c in feature_cols]
     names = [header[c] if header else f"x{c + 1}" for c in feature_cols]
     tokens = labels if labels is not None else [cells[label_col] for cells in rows]
     return _RawTable(names=names, labels=tokens, X=X, lines=lines,
                      label_column=None if label_col is None else label_col + 1)
+
+
+def _refuse_header_row(rows: list[list[str]], lines: list[int], feature_cols: list[int], where: str) -> None:
+    """A first row whose feature cells are all non-numeric, above a numeric second row, is a header
+    the config did not declare: say so rather than only that a cell is not a number."""
+    if len(rows) < 2 or not feature_cols or any(_numeric_key(rows[0][c]) is not None for c in feature_cols):
+        return
+    if all(_numeric_key(rows[1][c]) is not None for c in feature_cols):
+        column = feature_cols[0]
+        raise DataError(f"{where}, line {lines[0]}, column {column + 1}: non-numeric cell {rows[0][column]!r}: "
+                        f"line {lines[0]} looks like a header row: set parser.header: true")
 
 
 def _split_cells(line: str, delimiter: str | None, quoted: bool) -> list[str]:
