@@ -221,7 +221,9 @@ def tiny_problem(n=60, seed=1):
 
 def dank_fig4(tmp):
     X, y = tiny_problem()
-    data = experiment.figure4_data(gaussian(X, sigma=1.0), y, X, C=1.0, tau=0.01, max_iter=80)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        data = experiment.figure4_data(gaussian(X, sigma=1.0), y, X, C=1.0, tau=0.01, max_iter=80)
     settings = {"sigma": 1.0, "C": 1.0, "tau": 0.01}
     dank_figures.save_figure(dank_figures.fig4_figure(data, "heart", settings, y.size))
 

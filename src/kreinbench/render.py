@@ -123,7 +123,11 @@ def objective_scale(ax, values) -> str:
     values = values[np.isfinite(values)]
     if not values.size or np.max(np.abs(values)) <= SYMLOG_ABOVE:
         return "linear scale"
+    # The plotted artists' extent (error bars too), so that every drawn part of the axis has ticks.
+    limits = ax.dataLim
     low, high = float(values.min()), float(values.max())
+    if np.all(np.isfinite(limits.intervaly)) and limits.height > 0:
+        low, high = min(low, limits.y0), max(high, limits.y1)
     decades = [k for k in range(1, int(np.ceil(np.log10(max(abs(low), abs(high))))) + 1)]
     ticks = [-(10.0**k) for k in decades if -(10.0**k) >= low * 1.5] + [10.0**k for k in decades if 10.0**k <= high * 1.5]
     ticks += [t for t in (-1.0, -0.5, 0.0, 0.5, 1.0) if low - 0.25 <= t <= high + 0.25]
@@ -131,6 +135,11 @@ def objective_scale(ax, values) -> str:
     ax.yaxis.set_major_locator(FixedLocator(sorted(ticks)))
     ax.yaxis.set_major_formatter(FuncFormatter(_objective_tick))
     ax.yaxis.set_minor_locator(NullLocator())
+    # A 5 % margin in the scale's own coordinates, so that no point sits on the frame.
+    transform = ax.yaxis.get_transform()
+    ends = transform.transform(np.array([low, high]))
+    pad = 0.05 * (ends[1] - ends[0])
+    ax.set_ylim(*transform.inverted().transform(np.array([ends[0] - pad, ends[1] + pad])))
     return "symmetric log scale, linear within ±1"
 
 

@@ -144,12 +144,15 @@ def fig_init_figure(table: pd.DataFrame, runs: pd.DataFrame):
             ax.set_xticks(range(len(inits)), [INIT_NAMES[i] for i in inits], fontsize=8)
             ax.set_xlim(-0.5, len(inits) - 0.5)
             ax.set_xlabel("initialization α⁽⁰⁾")
+            title = f"{dataset}" + (f" (paper: {paper_name})" if paper_name != dataset else "")
             if metric == "objective":
                 # A run that ran away ends far below the others: a symmetric log scale keeps them apart.
-                plotted = runs.loc[(runs["dataset"] == dataset) & runs["method"].isin(table["method"]), metric]
-                ylabel = f"{ylabel}\n({objective_scale(ax, plotted)})"
+                plotted = runs[(runs["dataset"] == dataset) & runs["method"].isin(table["method"])]
+                ylabel = f"{ylabel}\n({objective_scale(ax, plotted[metric])})"
+                away = int(plotted["diverged"].fillna(False).astype(bool).sum()) if "diverged" in plotted else 0
+                title += f": {away} of {len(plotted)} runs ran away (diverged)" if away else ": no run ran away"
             ax.set_ylabel(ylabel)
-            ax.set_title(f"{dataset}" + (f" (paper: {paper_name})" if paper_name != dataset else ""))
+            ax.set_title(title)
             ax.grid(alpha=0.3)
             ax.legend(handles=[Line2D([], [], color=PAPER_COLOURS[name], marker="s", label=name) for name in solvers],
                       fontsize=8)
