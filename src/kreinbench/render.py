@@ -71,8 +71,8 @@ RISE_TOLERANCE = 1e-9
 # How the last point of a run is marked when its objective ran away or ended above where it began.
 RAN_AWAY = {"marker": "X", "color": "black", "ms": 8, "linestyle": ""}
 ENDED_ABOVE = {"marker": "^", "color": "darkorange", "markeredgecolor": "black", "ms": 7, "linestyle": ""}
-MARK_LEGEND = (("ran_away", RAN_AWAY, "ran away: diverged, ‖α‖ unbounded (last point)"),
-               ("ended_above", ENDED_ABOVE, "ended above its starting objective f(α⁰) (last point)"))
+MARK_LEGEND = (("ran_away", RAN_AWAY, "ran away (diverged: ‖α‖ unbounded)"),
+               ("ended_above", ENDED_ABOVE, "ended above its start f(α⁰)"))
 MARK_STYLES = {key: style for key, style, _ in MARK_LEGEND}
 
 

@@ -222,8 +222,9 @@ def fig2_figure(table: pd.DataFrame, runs: pd.DataFrame):
     (a) accuracy, (b) training time and (c) kernel products, one column per dataset, coloured as in
     the paper."""
     datasets = list(dict.fromkeys(table["dataset"]))
-    fig, axes = plt.subplots(len(FIG2_METRICS), len(datasets), figsize=(max(6.4, 5.2 * len(datasets)), 10.5),
-                             squeeze=False, constrained_layout=True)
+    width = max(6.4, 5.2 * len(datasets))
+    fig, axes = plt.subplots(len(FIG2_METRICS), len(datasets), figsize=(width, 10.5), squeeze=False,
+                             constrained_layout=True)
     for col, dataset in enumerate(datasets):
         cells = table[table["dataset"] == dataset]
         paper_name = cells["paper_dataset"].iloc[0]
@@ -234,9 +235,10 @@ def fig2_figure(table: pd.DataFrame, runs: pd.DataFrame):
                         f"CCICP-GD on {paper_name}")
             ax.set_title(f"{name}: {METRIC_NAMES[metric]}")
     reps = "/".join(map(str, sorted(set(table["reps"]))))
-    fig.suptitle(f"IKLR (TNNLS) Fig. 2, regenerated: influence of tuning ε on CCICP-GD\n"
-                 f"squares and bars: mean ± std over {reps} repetitions; dots: each repetition\n"
-                 f"λ by CV per run; training time of the final fit (CV excluded)\n{FIG2_PAPER_SAYS}", fontsize=10)
+    fig.suptitle(wrap(f"IKLR (TNNLS) Fig. 2, regenerated: influence of tuning ε on CCICP-GD\n"
+                      f"squares and bars: mean ± std over {reps} repetitions; dots: each repetition\n"
+                      f"λ by CV per run; training time of the final fit (CV excluded)\n{FIG2_PAPER_SAYS}", width, 10),
+                 fontsize=10)
     return fig
 
 
