@@ -8,9 +8,10 @@ DIR is the clone of a fixed commit where the config ran whole from an empty dire
 is read from DIR's git, the command from the Snakemake log's "Command:" line (or ``--command``),
 the wall time from the log's first and last timestamps (a run stopped and resumed with the same
 command: one ``--log`` per part, their wall times recorded each), the job time per rule from the jobs'
-``benchmark:`` files (benchmarks/protocols.py). The tables computed from the records and the
-agreement are then rebuilt with today's rules and explanations, as tests/test_reproduction_drift.py
-checks them; ``--refresh NAME`` does only that, for a committed record.
+``benchmark:`` files (benchmarks/protocols.py). The tables and figures computed from the records and
+the agreement are then rebuilt with today's rules and explanations (no fit is rerun), as
+tests/test_reproduction_drift.py checks the tables; ``--refresh NAME`` does only that, for a
+committed record.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--name")
-    parser.add_argument("--refresh", metavar="NAME", help="only rebuild reproductions/NAME's tables and agreement")
+    parser.add_argument("--refresh", metavar="NAME", help="only rebuild reproductions/NAME's tables, figures and agreement")
     parser.add_argument("--log", type=Path, action="append", help="the Snakemake log; repeat for a resumed run's parts")
     parser.add_argument("--command")
     parser.add_argument("--note", action="append", default=[],

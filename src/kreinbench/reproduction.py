@@ -183,10 +183,11 @@ def run_overrides(record: Path) -> list[str]:
     return values[: next((i for i, w in enumerate(values) if w.startswith("-")), len(values))]
 
 
-def rebuild_tables(record: Path, root: Path, workdir: Path) -> list[str]:
+def rebuild_tables(record: Path, root: Path, workdir: Path, figures: bool = False) -> list[str]:
     """Rebuild, in ``workdir``, the tables of ``record`` that today's rules compute from its records
     alone, and its agreement record from its tables; returns the rebuilt tables' file names (the
-    agreement's ``agreement.csv`` and ``.md`` are in ``workdir/results/tables`` too)."""
+    agreement's ``agreement.csv`` and ``.md`` are in ``workdir/results/tables`` too). With
+    ``figures``, also the record's figures that such rules draw, in ``workdir/figures``."""
     # The config the run had (a later edit of the paper config, e.g. a new dataset of a table, is
     # not what these records ran); records made before the config was kept: today's.
     configfile = record / RECORD_CONFIG
@@ -210,6 +211,10 @@ def rebuild_tables(record: Path, root: Path, workdir: Path) -> list[str]:
         if name not in rebuilt and not name.startswith("agreement"):
             shutil.copyfile(path, workdir / "results/tables" / name)
     targets = [f"results/tables/{name}" for name in rebuilt] + ["results/tables/agreement.csv"]
+    if figures:
+        drawn = {p.name for p in (record / "figures").glob("*.png")}
+        targets += sorted(o for outputs in on_records.values() for o in outputs
+                          if o.startswith("figures/") and Path(o).name in drawn)
     result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", "--snakefile", str(root / "Snakefile"),
                              "--directory", str(workdir), "--configfile", str(configfile),
                              *(["--config", *overrides] if overrides else []), "--workflow-profile", "none",
@@ -221,10 +226,12 @@ def rebuild_tables(record: Path, root: Path, workdir: Path) -> list[str]:
 
 
 def refresh_record(record: Path, root: Path, scratch: Path) -> list[Path]:
-    """Rewrite ``record``'s tables computed from its records, and its agreement, with today's rules
-    (after a table rule, a paper value or an explanation changed); returns the files rewritten."""
-    rebuilt = rebuild_tables(record, root, scratch)
-    written = []
+    """Rewrite ``record``'s tables and figures computed from its records, and its agreement, with
+    today's rules (after a table or figure rule, a paper value or an explanation changed; no fit is
+    rerun); returns the files rewritten."""
+    rebuilt = rebuild_tables(record, root, scratch, figures=True)
+    # Figures drawn in experiment jobs (DANK Figs. 1, 2, 4, 6, 9) need their experiment: kept as committed.
+    written = [_copy(png, record / "figures" / png.name) for png in sorted((scratch / "figures").glob("*.png"))]
     for name in rebuilt:
         for suffix in TABLE_SUFFIXES:
             source = scratch / "results/tables" / (Path(name).stem + suffix)

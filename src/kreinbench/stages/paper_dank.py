@@ -281,7 +281,8 @@ def fig5_figure(runs: pd.DataFrame, paper: pd.DataFrame, settings: dict):
     low = np.nanmin([_stats(runs, d, settings[k])[0] for d in datasets for k in ("with", "without")] + marks)
     ax.set_ylim(max(0.0, low - 15.0), 100.0)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    # Below the axes: inside, the legend would cover the last bars.
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=3, fontsize=8)
     ax.set_title("DANK (JMLR) Fig. 5, regenerated: influence of the low-rank constraint on test accuracy")
     return fig
 
@@ -353,7 +354,9 @@ def fig8_figure(runs: pd.DataFrame, settings: dict):
         ax.set_ylabel("test accuracy (%)")
         ax.set_title(title)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=8)
+    # One legend below both panels (the same datasets and colours): inside, it covered curves.
+    fig.legend(*axes[1].get_legend_handles_labels(), loc="outside lower center", ncol=len(settings["datasets"]) + 1,
+               fontsize=8)
     fig.suptitle("DANK (JMLR) Fig. 8, regenerated: parameter sensitivity of τ and η (mean over repetitions)")
     return fig
 

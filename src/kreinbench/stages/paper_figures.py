@@ -2,9 +2,12 @@
 regenerated from the tidy records of rule `table`.
 
 Fig. 3 plots the objective against the outer iteration for CCCP-GD (red), CCICP-GD (blue) and
-CCICP-SGD (green), one panel per dataset; MM'17's Fig. 1 is the same plot of its CCICP (red) and
-CCCP (blue) on monks1. Each of our runs fits its own CV-chosen λ, so the
-curves of one panel need not share an objective; the note under each panel gives every run's λ.
+CCICP-SGD (green); MM'17's Fig. 1 is the same plot of its CCICP (red) and CCCP (blue) on monks1.
+We draw one panel per method and dataset (small multiples), each on its own scale: our runs
+include CCCP-GD runs that run away to −10⁴ and CCICP-GD runs that oscillate in the hundreds,
+which on one shared axis would flatten every other curve to a line. Each of our runs fits its own
+CV-chosen λ, so the curves of one panel need not share an objective; the note under each panel
+gives every run's λ, its title what the runs' objectives did (ran away, rose).
 """
 
 from __future__ import annotations
@@ -19,70 +22,80 @@ from kreinbench.plan_iklr import MM17_FIG1_COLOURS
 from kreinbench.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
 # kreinbench.render selects the Agg backend before pyplot is imported.
-from kreinbench.render import save_figure
+from kreinbench.render import (MARK_LEGEND, MARK_STYLES, drawn_mark, objective_marks, objective_scale,
+                               objective_summary, reps_text, save_figure, wrap)
 import matplotlib.pyplot as plt  # noqa: E402, I001
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 # The paper's colours for its three solvers (Fig. 3 caption).
 PAPER_COLOURS = {"CCCP-GD": "tab:red", "CCICP-GD": "tab:blue", "CCICP-SGD": "tab:green"}
-# One line style per repetition, so the runs of a method stay apart where they overlap.
-REP_STYLES = ["-", "--", ":", "-."]
+# Inches of one panel of Fig. 3.
+PANEL_WIDTH, PANEL_HEIGHT = 6.0, 3.4
 
 
-def _method_note(paper_name: str, runs: pd.DataFrame) -> str:
-    """One line under a panel: a method's CV-chosen λ per repetition and its diverged runs."""
+def _lambda_note(runs: pd.DataFrame) -> str:
+    """The CV-chosen λ of each repetition of one method, e.g. ``λ by rep 1–3: 5, 0.1, 1``."""
     lams = [json.loads(params).get("lam") for params in runs["params"]]
-    note = (f"{paper_name}, rep {'/'.join(map(str, runs['rep']))}: λ = "
-            + " / ".join("–" if lam is None else f"{lam:g}" for lam in lams))
-    diverged = runs.loc[runs["diverged"], "rep"].tolist()
-    return note + (f" (diverged: rep {', '.join(map(str, diverged))})" if diverged else "")
+    return (f"λ by rep {reps_text(runs['rep'].tolist())}: "
+            + ", ".join("–" if lam is None else f"{lam:g}" for lam in lams))
 
 
-FIG3_TITLE = "IKLR (TNNLS) Fig. 3, regenerated: convergence of CCCP-GD, CCICP-GD, CCICP-SGD"
+def _objective_panel(ax, history: pd.DataFrame, runs_of: pd.DataFrame, colour: str) -> dict[int, dict[str, bool]]:
+    """Every run of one method on one dataset: a line per repetition, its last point marked when
+    the objective ran away or ended above its start; returns each repetition's marks."""
+    marks, values = {}, []
+    for run in runs_of.itertuples(index=False):
+        hist = history[history["rep"] == run.rep]
+        ax.plot(hist["iteration"], hist["objective"], "-o", ms=2.5, lw=1.0, alpha=0.75, color=colour)
+        marks[run.rep] = objective_marks(hist["objective"], bool(run.diverged))
+        last = (hist["iteration"].iloc[-1], hist["objective"].iloc[-1])
+        drawn = drawn_mark(marks[run.rep])
+        if drawn:
+            ax.plot(*last, **MARK_STYLES[drawn])
+        values += hist["objective"].tolist()
+    ax.set_ylabel(f"objective f(α_k, b_k)\n(nats per point; {objective_scale(ax, values)})", fontsize=9)
+    return marks
+
+
+FIG3_TITLE = "IKLR (TNNLS) Fig. 3, regenerated: objective per outer iteration of CCCP-GD, CCICP-GD, CCICP-SGD"
 
 
 def fig3_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: list[str], methods: dict[str, str],
                 colours: dict[str, str] = PAPER_COLOURS, title: str = FIG3_TITLE):
-    """One panel per dataset: objective vs outer iteration of each run of ``methods``
-    (``{ours: paper's name}``), coloured as in the paper (``colours``: paper's name -> colour), one
-    line style per repetition; ``title`` names the paper's figure.
+    """One panel per method (rows) and dataset (columns): the objective per outer iteration of each
+    run of ``methods`` (``{ours: paper's name}``), one line per repetition, coloured as in the paper
+    (``colours``: paper's name -> colour); ``title`` names the paper's figure.
 
     A diverged run (IKLR stopped on a runaway ‖α‖: on an indefinite kernel the objective is
-    unbounded below) can fall by orders of magnitude; the y range is then that of the other
-    runs, so their convergence stays readable, and the note under the panel names the run.
+    unbounded below) is marked ✕ at its last point, a run that ended above its starting objective
+    ▲; each panel's title names them, and a panel whose objective leaves ±10 is drawn on a
+    symmetric log scale so that every run stays visible.
     """
-    fig, axes = plt.subplots(1, len(datasets), figsize=(max(6.4, 5.6 * len(datasets)), 5.0), squeeze=False,
-                             constrained_layout=True)
-    for letter, dataset, ax in zip(string.ascii_lowercase, datasets, axes[0]):
-        kept, notes, reps = [], [], {}
-        for method, paper_name in methods.items():
+    fig, axes = plt.subplots(len(methods), len(datasets), figsize=(PANEL_WIDTH * len(datasets),
+                                                                   PANEL_HEIGHT * len(methods) + 1.2),
+                             squeeze=False, constrained_layout=True)
+    letters, seen = iter(string.ascii_lowercase), set()
+    for row, (method, paper_name) in enumerate(methods.items()):
+        for col, dataset in enumerate(datasets):
+            ax = axes[row][col]
             runs_of = runs[(runs["dataset"] == dataset) & (runs["method"] == method)].sort_values("rep")
-            for i, run in enumerate(runs_of.itertuples(index=False)):
-                hist = history[(history["dataset"] == dataset) & (history["method"] == method)
-                               & (history["rep"] == run.rep)]
-                reps.setdefault(run.rep, REP_STYLES[i % len(REP_STYLES)])
-                ax.plot(hist["iteration"], hist["objective"], reps[run.rep], marker="o", ms=3,
-                        color=colours[paper_name])
-                if not run.diverged:
-                    kept.append(hist["objective"])
-            notes.append(_method_note(paper_name, runs_of))
-        if kept and len(kept) < len(ax.lines):
-            low, high = min(k.min() for k in kept), max(k.max() for k in kept)
-            pad = 0.05 * (high - low) or 0.05 * abs(high) or 0.05
-            ax.set_ylim(low - pad, high + pad)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("outer iteration k (count)\n" + "\n".join(notes), fontsize=9)
-        ax.set_ylabel("objective f(α_k, b_k) (nats per training point)")
-        ax.set_title(f"({letter}) {dataset}")
-        ax.grid(alpha=0.3)
-        # The paper's legend (one colour per method), then the line style of each repetition.
-        handles = [Line2D([], [], color=colours[name], marker="o", ms=3, label=name) for name in methods.values()]
-        handles += [Line2D([], [], color="grey", linestyle=style, label=f"rep {rep}") for rep, style in reps.items()]
-        ax.legend(handles=handles, fontsize=8)
-    fig.suptitle(f"{title}\n"
-                 "f = mean logistic loss + (λ/2) αᵀKα on the training half; λ chosen by CV per run",
-                 fontsize=10)
+            hist = history[(history["dataset"] == dataset) & (history["method"] == method)]
+            marks = _objective_panel(ax, hist, runs_of, colours[paper_name])
+            seen |= {drawn_mark(m) for m in marks.values()}
+            ax.set_title(wrap(f"({next(letters)}) {paper_name} on {dataset}: {objective_summary(marks)}",
+                              PANEL_WIDTH, 9), fontsize=9)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_xlabel(wrap(f"outer iteration k (count); {_lambda_note(runs_of)}", PANEL_WIDTH - 0.8, 8),
+                          fontsize=8)
+            ax.grid(alpha=0.3)
+    handles = [Line2D([], [], color=colours[name], marker="o", ms=3, label=f"{name} (one line per repetition)")
+               for name in methods.values()]
+    handles += [Line2D([], [], **style, label=label) for key, style, label in MARK_LEGEND if key in seen]
+    fig.legend(handles=handles, loc="outside lower center", ncol=2, fontsize=8)
+    width = PANEL_WIDTH * len(datasets)
+    fig.suptitle(wrap(f"{title}\nf = mean logistic loss + (λ/2) αᵀKα on the training half; λ chosen by CV per "
+                      "run; each panel on its own scale", width, 10), fontsize=10)
     return fig
 
 
@@ -97,7 +110,8 @@ def iklr_mm17_fig1(*, history: str, runs: str, datasets: list[str], methods: dic
     """MM'17 Fig. 1: Fig. 3's layout for CCICP and CCCP."""
     fig = fig3_figure(pd.read_csv(history), pd.read_csv(runs), list(datasets), dict(methods),
                       colours=MM17_FIG1_COLOURS,
-                      title="IKLR (MM'17) Fig. 1, regenerated: convergence of CCICP (MM'17 Algorithm 1) and CCCP")
+                      title="IKLR (MM'17) Fig. 1, regenerated: objective per outer iteration of CCICP "
+                            "(MM'17 Algorithm 1) and CCCP")
     save_figure(fig, png, pdf)
 
 
@@ -130,8 +144,15 @@ def fig_init_figure(table: pd.DataFrame, runs: pd.DataFrame):
             ax.set_xticks(range(len(inits)), [INIT_NAMES[i] for i in inits], fontsize=8)
             ax.set_xlim(-0.5, len(inits) - 0.5)
             ax.set_xlabel("initialization α⁽⁰⁾")
+            title = f"{dataset}" + (f" (paper: {paper_name})" if paper_name != dataset else "")
+            if metric == "objective":
+                # A run that ran away ends far below the others: a symmetric log scale keeps them apart.
+                plotted = runs[(runs["dataset"] == dataset) & runs["method"].isin(table["method"])]
+                ylabel = f"{ylabel}\n({objective_scale(ax, plotted[metric])})"
+                away = int(plotted["diverged"].fillna(False).astype(bool).sum()) if "diverged" in plotted else 0
+                title += f": {away} of {len(plotted)} runs ran away (diverged)" if away else ": no run ran away"
             ax.set_ylabel(ylabel)
-            ax.set_title(f"{dataset}" + (f" (paper: {paper_name})" if paper_name != dataset else ""))
+            ax.set_title(title)
             ax.grid(alpha=0.3)
             ax.legend(handles=[Line2D([], [], color=PAPER_COLOURS[name], marker="s", label=name) for name in solvers],
                       fontsize=8)
@@ -201,8 +222,9 @@ def fig2_figure(table: pd.DataFrame, runs: pd.DataFrame):
     (a) accuracy, (b) training time and (c) kernel products, one column per dataset, coloured as in
     the paper."""
     datasets = list(dict.fromkeys(table["dataset"]))
-    fig, axes = plt.subplots(len(FIG2_METRICS), len(datasets), figsize=(max(6.4, 5.2 * len(datasets)), 10.5),
-                             squeeze=False, constrained_layout=True)
+    width = max(6.4, 5.2 * len(datasets))
+    fig, axes = plt.subplots(len(FIG2_METRICS), len(datasets), figsize=(width, 10.5), squeeze=False,
+                             constrained_layout=True)
     for col, dataset in enumerate(datasets):
         cells = table[table["dataset"] == dataset]
         paper_name = cells["paper_dataset"].iloc[0]
@@ -213,9 +235,10 @@ def fig2_figure(table: pd.DataFrame, runs: pd.DataFrame):
                         f"CCICP-GD on {paper_name}")
             ax.set_title(f"{name}: {METRIC_NAMES[metric]}")
     reps = "/".join(map(str, sorted(set(table["reps"]))))
-    fig.suptitle(f"IKLR (TNNLS) Fig. 2, regenerated: influence of tuning ε on CCICP-GD\n"
-                 f"squares and bars: mean ± std over {reps} repetitions; dots: each repetition\n"
-                 f"λ by CV per run; training time of the final fit (CV excluded)\n{FIG2_PAPER_SAYS}", fontsize=10)
+    fig.suptitle(wrap(f"IKLR (TNNLS) Fig. 2, regenerated: influence of tuning ε on CCICP-GD\n"
+                      f"squares and bars: mean ± std over {reps} repetitions; dots: each repetition\n"
+                      f"λ by CV per run; training time of the final fit (CV excluded)\n{FIG2_PAPER_SAYS}", width, 10),
+                 fontsize=10)
     return fig
 
 

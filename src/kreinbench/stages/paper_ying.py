@@ -19,7 +19,7 @@ from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.statistics import ALPHA, collapse_stats, paired_tests
 
 # kreinbench.render selects the Agg backend before pyplot is imported.
-from kreinbench.render import COLLAPSE_NOTE, collapse_mark, save_figure, to_markdown
+from kreinbench.render import COLLAPSE_NOTE, collapse_mark, save_figure, to_markdown, wrap
 import matplotlib.pyplot as plt  # noqa: E402, I001
 
 # The paper's colours (Fig. 1 caption: SMM blue, SPGM red).
@@ -141,7 +141,8 @@ def fig1_figure(history: pd.DataFrame, runs: pd.DataFrame, datasets: dict[str, s
         ax.grid(alpha=0.3, which="both")
         ax.legend()
         ax.text(0.0, -0.2, "\n".join(notes), transform=ax.transAxes, fontsize=7, va="top")
-    fig.suptitle("Ying et al. (NIPS'09) Fig. 1, regenerated: objective value versus iteration")
+    fig.suptitle(wrap("Ying et al. (NIPS'09) Fig. 1, regenerated: objective value versus iteration "
+                      "(a dual objective, maximized: it rises to its maximum)", 5.2 * len(datasets), 12), fontsize=12)
     return fig
 
 

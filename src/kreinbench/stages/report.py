@@ -1,4 +1,4 @@
-"""Stages `table` and `figure`: tidy records -> accuracy table, convergence figure."""
+"""Stages `table` and `figure`: tidy records -> accuracy table, the objective per iteration figure."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
-from kreinbench.render import save_figure, to_markdown  # noqa: E402
+from kreinbench.render import (MARK_LEGEND, MARK_STYLES, drawn_mark, objective_marks, objective_scale,  # noqa: E402
+                               objective_summary, save_figure, to_markdown, wrap)
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "scaler_fit", "kernel",
                "kernel_instance", "n_train", "n_test", "accuracy", "train_accuracy", "predicted_majority_share",
@@ -70,25 +72,46 @@ def table(*, records: list[str], labels: dict[str, str], methods: list[str], cv_
     write_text_atomic(md, to_markdown(acc, caption))
 
 
+def convergence_figure(records: list[dict], labels: dict[str, str]):
+    """The objective per outer iteration of each convergence fit (cf. IKLR Fig. 3): one panel per
+    method, one line per repetition (its λ in the legend), the last point of a run that ran away
+    or ended above its start marked, and each panel's title saying which runs did (or that all
+    descended); a panel whose objective leaves ±10 is drawn on a symmetric log scale."""
+    methods = list(dict.fromkeys(r["method"] for r in records))
+    # Each panel about 5 inches wide, with its legend right of it.
+    width = 7.6 * len(methods)
+    fig, axes = plt.subplots(1, len(methods), figsize=(width, 4.8), squeeze=False, constrained_layout=True)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    dataset = records[0]["dataset"]
+    for ax, method in zip(axes[0], methods):
+        runs = sorted((r for r in records if r["method"] == method), key=lambda r: r["rep"])
+        marks, values = {}, []
+        for i, r in enumerate(runs):
+            hist = pd.DataFrame(r["history"])
+            colour = colours[i % len(colours)]
+            lam = r["params"].get("lam")
+            ax.plot(hist["iteration"], hist["objective"], "-o", ms=3, lw=1.2, color=colour,
+                    label=f"rep {r['rep']}" + ("" if lam is None else f", λ = {lam:g}"))
+            marks[r["rep"]] = objective_marks(hist["objective"], bool(r.get("diverged")))
+            drawn = drawn_mark(marks[r["rep"]])
+            if drawn:
+                ax.plot(hist["iteration"].iloc[-1], hist["objective"].iloc[-1], **MARK_STYLES[drawn])
+            values += hist["objective"].tolist()
+        scale = objective_scale(ax, values)
+        handles = ax.get_legend_handles_labels()[0]
+        handles += [Line2D([], [], **style, label=label) for key, style, label in MARK_LEGEND
+                    if any(drawn_mark(m) == key for m in marks.values())]
+        ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("outer iteration k (count)")
+        ax.set_ylabel(f"objective f(α_k, b_k) (nats per point;\n{scale})")
+        ax.set_title(wrap(f"{labels.get(method, method)}: {objective_summary(marks)}", 5.0, 9), fontsize=9)
+        ax.grid(alpha=0.3)
+    fig.suptitle(wrap(f"Objective per outer iteration on {dataset}: f = mean logistic loss + (λ/2) αᵀKα on the "
+                      "training part, λ chosen by CV per repetition (cf. IKLR Fig. 3)", width, 10), fontsize=10)
+    return fig
+
+
 def figure(*, records: list[str], labels: dict[str, str], png: str, pdf: str) -> None:
-    """The objective per outer iteration of each convergence fit (cf. IKLR Fig. 3)."""
-    loaded = load_records(records)
-    fig, ax = plt.subplots(figsize=(6.4, 4.2), constrained_layout=True)
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    methods = list(dict.fromkeys(r["method"] for r in loaded))
-    for r in loaded:
-        hist = pd.DataFrame(r["history"])
-        color = colors[methods.index(r["method"]) % len(colors)]
-        first = r["rep"] == min(x["rep"] for x in loaded if x["method"] == r["method"])
-        label = labels[r["method"]] if first else None
-        ax.plot(hist["iteration"], hist["objective"], marker="o", ms=3, color=color, alpha=0.8, label=label)
-        ax.annotate(f"rep {r['rep']}, λ={r['params'].get('lam', '')}", (hist["iteration"].iloc[-1], hist["objective"].iloc[-1]),
-                    fontsize=7, xytext=(3, 0), textcoords="offset points", va="center", color=color)
-    dataset = loaded[0]["dataset"]
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("outer iteration k")
-    ax.set_ylabel("objective f(α_k, b_k) (mean logistic loss + (λ/2) αᵀKα)")
-    ax.set_title(f"Convergence on {dataset} (CV-chosen λ per repetition; cf. IKLR Fig. 3)")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    save_figure(fig, png, pdf)
+    """The quick run's convergence figure (:func:`convergence_figure`) from its fit records."""
+    save_figure(convergence_figure(load_records(records), labels), png, pdf)
