@@ -21,7 +21,9 @@ if workflow.is_main_process:
     check_resource_variables(
         {
             name: getattr(value, "raw", value)
-            for name, value in (workflow.resource_settings.default_resources or {}).items()
+            for name, value in (
+                workflow.resource_settings.default_resources or {}
+            ).items()
         },
         os.environ,
     )

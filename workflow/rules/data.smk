@@ -13,7 +13,9 @@ rule fetch:
         runtime=job_resources.runtime("fetch"),
     params:
         # a local source's sha256 is part of it: editing your CSV reruns what is made from it
-        entry=lambda wildcards: plan.canonical(plan.fetch_entry(config, wildcards.dataset)),
+        entry=lambda wildcards: plan.canonical(
+            plan.fetch_entry(config, wildcards.dataset)
+        ),
     script:
         "../scripts/fetch.py"
 
