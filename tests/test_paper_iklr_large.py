@@ -142,8 +142,8 @@ def test_mm17_fig1_draws_ccicp_and_cccp_in_the_papers_colours(tmp_path):
                             "iteration": [0, 1, 2, 0, 1, 2, 3], "objective": [0.69, 0.5, 0.49, 0.69, 0.6, 0.55, 0.5]})
     fig = fig3_figure(history, runs, ["monks1"], {"mm17": "CCICP", "cccp": "CCCP"},
                       colours=plan_iklr.MM17_FIG1_COLOURS, title="IKLR (MM'17) Fig. 1")
-    ax = fig.axes[0]
-    assert [line.get_color() for line in ax.lines] == ["tab:red", "tab:blue"]
+    # one panel per method (small multiples), each drawn in its paper colour
+    assert [[line.get_color() for line in ax.lines] for ax in fig.axes if ax.lines] == [["tab:red"], ["tab:blue"]]
     assert fig._suptitle.get_text().startswith("IKLR (MM'17) Fig. 1")
     save_figure(fig, str(tmp_path / "f.png"))
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
