@@ -332,10 +332,11 @@ def interrupted(mirror, tmp_path_factory):
     _Mirror.half_sent.clear()
     _Mirror.release.clear()
     _Mirror.hold.set()
-    start_and_kill(work, lambda: _Mirror.half_sent.is_set() and bool(list(raw.glob(".toy.csv.*.tmp"))),
+    # (a fetch stages its files in data/raw/<dataset>/.fetching/ and moves them in when all arrived)
+    start_and_kill(work, lambda: _Mirror.half_sent.is_set() and bool(list(raw.rglob(".toy.csv.*.tmp"))),
                    env=environment(), what="the download")
     _Mirror.release.set()
-    seen["download"] = {"temporaries": [p.name for p in raw.glob(".*.tmp")],
+    seen["download"] = {"temporaries": [p.name for p in raw.rglob(".*.tmp")],
                         "files": sorted(p.name for p in raw.iterdir() if not p.name.startswith("."))}
 
     # 2-5. Paused stages.  A killed Snakemake leaves a stale lock; these restarts ignore it
