@@ -139,8 +139,11 @@ def _duration(seconds: float) -> str:
 RECORDS = {"results/records/runs.csv", "results/records/history.csv"}
 
 
-def workflow_rules(root: Path, configfile: Path, overrides: list[str]) -> dict[str, tuple[set[str], set[str]]]:
-    """Each rule's static inputs and outputs, as the workflow declares them under ``configfile``."""
+def workflow_rules(root: Path, configfile: Path, overrides: list[str],
+                   workdir: Path) -> dict[str, tuple[set[str], set[str]]]:
+    """Each rule's static inputs and outputs, as the workflow declares them under ``configfile``
+    (loaded in ``workdir``: the repository may hold a run of another config, which it must not
+    claim or be refused by)."""
     # Snakemake's API only where a workflow is loaded (not on import of this module)
     from snakemake.api import SnakemakeApi  # noqa: PLC0415
     from snakemake.cli import parse_config  # noqa: PLC0415
@@ -150,7 +153,7 @@ def workflow_rules(root: Path, configfile: Path, overrides: list[str]) -> dict[s
         workflow = api.workflow(resource_settings=ResourceSettings(cores=1),
                                 config_settings=ConfigSettings(configfiles=[configfile],
                                                                config=parse_config(overrides)),
-                                snakefile=root / "Snakefile", workdir=root)
+                                snakefile=root / "Snakefile", workdir=workdir)
         # Input functions (lambdas) read the config's plan: such a rule depends on experiment jobs.
         return {rule.name: ({str(i) if not callable(i) else "<function>" for i in rule.input},
                             {str(o) for o in rule.output}) for rule in workflow._workflow.rules}
@@ -196,13 +199,13 @@ def rebuild_tables(record: Path, root: Path, workdir: Path, figures: bool = Fals
     if not configfile.exists():
         raise KreinbenchError(f"{record} has no config {configfile}")
     overrides = run_overrides(record)
-    on_records = rules_on_records(workflow_rules(root, configfile, overrides))
-    committed = {p.name: p for p in (record / "tables").glob("*.csv")}
-    rebuilt = sorted(Path(o).name for outputs in on_records.values() for o in outputs
-                     if o.startswith("results/tables/") and o.endswith(".csv") and Path(o).name in committed)
     for part in ("results/records", "results/tables"):
         (workdir / part).mkdir(parents=True)
     (workdir / "workflow").symlink_to(root / "workflow")  # the papers' values, as the rules name them
+    on_records = rules_on_records(workflow_rules(root, configfile, overrides, workdir))
+    committed = {p.name: p for p in (record / "tables").glob("*.csv")}
+    rebuilt = sorted(Path(o).name for outputs in on_records.values() for o in outputs
+                     if o.startswith("results/tables/") and o.endswith(".csv") and Path(o).name in committed)
     for part in (record / "records").glob("*.csv.gz"):
         with gzip.open(part, "rb") as src, open(workdir / "results/records" / part.name[:-3], "wb") as dst:
             shutil.copyfileobj(src, dst)
@@ -219,7 +222,7 @@ def rebuild_tables(record: Path, root: Path, workdir: Path, figures: bool = Fals
                              "--directory", str(workdir), "--configfile", str(configfile),
                              *(["--config", *overrides] if overrides else []), "--workflow-profile", "none",
                              "--allowed-rules", *on_records, "agreement", "--", *targets],
-                            cwd=root, capture_output=True, text=True)
+                            cwd=workdir, capture_output=True, text=True)
     if result.returncode != 0:
         raise KreinbenchError(f"rebuilding {record}'s tables failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
     return rebuilt
