@@ -9,11 +9,11 @@ class KreinbenchError(ValueError):
     ``check_estimator``)."""
 
 
-class DataError(KreinbenchError, ValueError):
+class DataError(KreinbenchError):
     """A dataset, raw file or split file is unusable; the message names which and where."""
 
 
-class CacheMismatchError(KreinbenchError, ValueError):
+class CacheMismatchError(KreinbenchError):
     """A cached HDF5 file does not match what the caller asked for."""
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from kreinbench.atomic import sha256_file
-
 from kreinbench.data.registry import check_scaler_fit, dataset_entry, load_registry, spec_from_entry
 from kreinbench.errors import KreinbenchError, did_you_mean, raise_together
 from kreinbench.methods import estimator_class
@@ -202,31 +201,29 @@ def name_problems(config: dict) -> list[str]:
         if name not in registry:
             problems.append(f"config datasets: unknown dataset {name!r}{did_you_mean(name, registry)}; "
                             f"known: {', '.join(sorted(registry))}")
-    for key in ("dataset_options", "fit_batches"):
-        for name in config.get(key) or []:
-            if name not in datasets:
-                problems.append(f"config {key}.{name}: {name!r} is not in datasets{did_you_mean(name, datasets)}")
     kernels = config.get("kernels") if isinstance(config.get("kernels"), dict) else {}
     methods = config.get("methods") if isinstance(config.get("methods"), dict) else {}
-    for name, spec in methods.items():
-        if not isinstance(spec, dict):
-            continue
-        if "kernel" in spec and spec["kernel"] not in kernels:
-            problems.append(f"config methods.{name}.kernel: unknown kernel {spec['kernel']!r}"
-                            f"{did_you_mean(spec['kernel'], kernels)}; config kernels: {sorted(kernels)}")
-        for dataset in spec.get("datasets") or []:
-            if dataset not in datasets:
-                problems.append(f"config methods.{name}.datasets: {dataset!r} is not in datasets"
-                                f"{did_you_mean(dataset, datasets)}")
     conv = config.get("figures", {}).get("convergence") if isinstance(config.get("figures"), dict) else None
-    if isinstance(conv, dict):
-        if "dataset" in conv and conv["dataset"] not in datasets:
-            problems.append(f"config figures.convergence.dataset {conv['dataset']!r} is not in datasets"
-                            f"{did_you_mean(conv['dataset'], datasets)}")
-        for method in conv.get("methods") or []:
-            if method not in methods:
-                problems.append(f"config figures.convergence.methods: unknown method {method!r}"
-                                f"{did_you_mean(method, methods)}")
+    conv = conv if isinstance(conv, dict) else {}
+    # (where, name used, the names defined, what is wrong), as each message has named it
+    uses = [(f"config {key}.{name}: ", name, datasets, f"{name!r} is not in datasets")
+            for key in ("dataset_options", "fit_batches") for name in config.get(key) or []]
+    for name, spec in methods.items():
+        if isinstance(spec, dict):
+            if "kernel" in spec:
+                uses.append((f"config methods.{name}.kernel: ", spec["kernel"], kernels,
+                             f"unknown kernel {spec['kernel']!r}"))
+            uses += [(f"config methods.{name}.datasets: ", d, datasets, f"{d!r} is not in datasets")
+                     for d in spec.get("datasets") or []]
+    if "dataset" in conv:
+        uses.append(("config figures.convergence.dataset ", conv["dataset"], datasets,
+                     f"{conv['dataset']!r} is not in datasets"))
+    uses += [("config figures.convergence.methods: ", m, methods, f"unknown method {m!r}")
+             for m in conv.get("methods") or []]
+    for where, name, known, wrong in uses:
+        if name not in known:
+            listing = f"; config kernels: {sorted(known)}" if known is kernels else ""
+            problems.append(f"{where}{wrong}{did_you_mean(name, known)}{listing}")
     return problems
 
 
