@@ -39,13 +39,14 @@ onstart:
 
 
 onsuccess:
-    print(where_results_are())
+    print(where_results_are(workflow.dag_settings.targets))
 
 
 rule all:
     default_target: True
     input:
         rendered_tables(final_targets(), paper_targets(), agreement_targets()),
+        headline_targets(),
 
 
 # Only the papers' tables and figures of the config (with what they need), e.g.

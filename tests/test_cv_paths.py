@@ -23,8 +23,8 @@ def both(make, K, y, grid=None):
 
 @pytest.mark.parametrize("make", [
     lambda p: KLR(**p),
-    lambda p: SpectrumKLR(transform="flip", **p),
-    lambda p: SpectrumKLR(transform="clip", test_kernel="projected", **p),
+    lambda p: SpectrumKLR(correction="flip", **p),
+    lambda p: SpectrumKLR(correction="clip", test_kernel="projected", **p),
     lambda p: IKLR(solver="ccicp-gd", **p),
     lambda p: IKLR(solver="ccicp-sgd", random_state=3, **p),
 ], ids=["klr", "flip", "clip-projected", "ccicp-gd", "ccicp-sgd"])
@@ -81,7 +81,7 @@ def test_flip_clip_shift_share_their_folds_spectra_with_the_scores_of_their_own_
 
     K, _, y, _ = tl1_monk2
     lams = [1e-3, 0.1, 10.0]
-    protos = {t: SpectrumKLR(transform=t) for t in ("flip", "clip", "shift")}
+    protos = {t: SpectrumKLR(correction=t) for t in ("flip", "clip", "shift")}
     calls = []
     real = klr.eigendecompose
     monkeypatch.setattr(klr, "eigendecompose", lambda K_: calls.append(K_.shape) or real(K_))
@@ -91,5 +91,5 @@ def test_flip_clip_shift_share_their_folds_spectra_with_the_scores_of_their_own_
         alone = cross_validate(lambda p, proto=proto: SpectrumKLR(**{**proto.get_params(), **p}), {"tl1": K}, y,
                                {"lam": lams}, n_folds=3, seed=2)
         assert group[name].scores == alone.scores and group[name].best_params == alone.best_params
-    assert SpectrumKLR().groups_lambda_paths_with(SpectrumKLR(transform="clip"))
+    assert SpectrumKLR().groups_lambda_paths_with(SpectrumKLR(correction="clip"))
     assert not SpectrumKLR().groups_lambda_paths_with(KLR())

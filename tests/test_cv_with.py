@@ -82,8 +82,8 @@ def test_clip_and_shift_get_the_cv_of_their_own_jobs_from_flips_job(files, tmp_p
     kernel_stage.spectrum(kernel=str(files.kernel), instance="tl1", kind=plan.spectrum_kind(SpectrumKLR, {}), seed=1,
                           spectrum=str(spectrum))
     here = SimpleNamespace(root=tmp_path, split=files.split, kernel=files.kernel, spectrum=spectrum)
-    flip = {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"transform": "flip"}, "grid": GRID}
-    members = {t: {**flip, "params": {"transform": t}, "cv_with": "flip"} for t in ("clip", "shift")}
+    flip = {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"correction": "flip"}, "grid": GRID}
+    members = {t: {**flip, "params": {"correction": t}, "cv_with": "flip"} for t in ("clip", "shift")}
     fit_stage.fit(**job(here, "flip", flip, members=members))
     for name, spec in members.items():
         fit_stage.fit(**job(here, name, spec, leader_record=tmp_path / "flip" / "rep1.json"))

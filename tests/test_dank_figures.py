@@ -214,13 +214,17 @@ def test_fig4_rule_runs(workflow_copy, snakemake):
     config["papers"]["dank_figures"] = {"fig4": {"dataset": "heart", "sigma": 1.0, "C": 1.0, "tau": 0.01,
                                                  "max_iter": 15}}
     workdir = workflow_copy(config, "dank_fig4_run")
+    # a table left from an earlier run, which this run neither makes nor checks
+    (workdir / "results/tables").mkdir(parents=True, exist_ok=True)
+    (workdir / "results/tables/accuracy.md").write_text("stale\n")
     result = snakemake(workdir, "figures/dank_fig4.png", "figures/dank_fig4.pdf")
     assert result.returncode == 0, result.stderr[-3000:]
     assert (workdir / "figures/dank_fig4.png").stat().st_size > 10_000
     assert (workdir / "figures/dank_fig4.pdf").read_bytes().startswith(b"%PDF")
     assert "ConvergenceWarning" in (workdir / "logs/dank_fig4/dank_fig4.log").read_text()
-    # the run ends by saying where its results are
-    assert "Results of this config:\n  figures: figures/dank_fig4.png" in result.stdout + result.stderr
+    # the run ends by saying where its results are: its own, not the earlier run's table
+    said = result.stdout + result.stderr
+    assert "Results of this run:\n  figures: figures/dank_fig4.png" in said and "accuracy.md" not in said
 
 
 # --- Table 4 ---------------------------------------------------------------------------------------

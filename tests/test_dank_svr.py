@@ -152,11 +152,13 @@ def test_a_fit_stopped_early_warns_how_far_it_is(wave, svr_optimum):
     assert 1e-4 < (h_low - est.objective_) / est.objective_ <= est.gap_
 
 
-def test_relative_mse_is_one_minus_r2(wave):
+def test_score_is_r2_and_the_relative_mse_one_minus_it(wave):
     X, y, X_test, y_test, K, K_test = wave
     est = DANKSVR(C=1.0, epsilon=0.1, eta="0.1C2").fit(K, y, X)
     pred = est.predict(K_test, X_test)
-    assert est.score(K_test, y_test, X_test) == pytest.approx(1 - r2_score(y_test, pred), rel=1e-12)
+    # higher is better, as GridSearchCV assumes of every score
+    assert est.score(K_test, y_test, X_test) == pytest.approx(r2_score(y_test, pred), rel=1e-12)
+    assert relative_mse(y_test, pred) == pytest.approx(1 - r2_score(y_test, pred), rel=1e-12)
     assert relative_mse(y_test, pred) < 0.1  # sin(2x) is learned
     with pytest.raises(KreinbenchError, match="constant"):
         relative_mse(np.ones(3), np.zeros(3))

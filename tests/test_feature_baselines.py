@@ -27,8 +27,8 @@ def test_all_points_as_landmarks_give_the_exact_spectrum_klr(monk2_tl1, transfor
     X, y, X_test = split.X_train, split.y_train, split.X_test
     K = kernel(X, X)
     assert np.linalg.eigvalsh(K)[0] < -1e-3  # indefinite: the transforms act
-    exact = SpectrumKLR(transform=transform, lam=lam, test_kernel="projected").fit(K, y)
-    ours = NystromSpectrumKLR(kernel=params, transform=transform, n_components=X.shape[0], lam=lam,
+    exact = SpectrumKLR(correction=transform, lam=lam, test_kernel="projected").fit(K, y)
+    ours = NystromSpectrumKLR(kernel=params, correction=transform, n_components=X.shape[0], lam=lam,
                               random_state=0).fit(X, y)
     for rows in (X, X_test):
         expected = exact.decision_function(kernel(rows, X))
@@ -72,8 +72,8 @@ def test_fewer_landmarks_fit_in_features_and_predict_as_the_approximated_kernel_
 
 def test_bad_parameters_are_named(monk2_tl1):
     split, params, _ = monk2_tl1
-    with pytest.raises(KreinbenchError, match="transform"):
-        NystromSpectrumKLR(kernel=params, transform="square", n_components=20).fit(split.X_train, split.y_train)
+    with pytest.raises(KreinbenchError, match="correction"):
+        NystromSpectrumKLR(kernel=params, correction="square", n_components=20).fit(split.X_train, split.y_train)
     with pytest.raises(KreinbenchError, match="C"):
         NystromKSVM(kernel=params, C=-1.0, n_components=20).fit(split.X_train, split.y_train)
     with pytest.raises(KreinbenchError, match="two classes"):

@@ -23,7 +23,7 @@ CONFIG = {
     "methods": {
         "gd-eps0.1": {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd", "eps": 0.1},
                       "grid": GRID, "cv_with": "gd"},
-        "flip-tuned": {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"transform": "flip"},
+        "flip-tuned": {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"correction": "flip"},
                        "tuned_by": "klr"},
         "gd": {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd"}, "grid": GRID},
         "klr": {"estimator": "KLR", "kernel": "tl1", "grid": GRID},

@@ -455,7 +455,7 @@ def test_flip_on_a_psd_kernel_is_plain_klr(rbf_heart):
     K, K_test, y, _ = rbf_heart
     plain = KLR(lam=0.01).fit(K, y).decision_function(K_test)
     for test_kernel in ("original", "projected"):
-        flipped = SpectrumKLR(transform="flip", lam=0.01, test_kernel=test_kernel).fit(K, y)
+        flipped = SpectrumKLR(correction="flip", lam=0.01, test_kernel=test_kernel).fit(K, y)
         np.testing.assert_allclose(flipped.decision_function(K_test), plain, atol=1e-6)
 
 

@@ -122,15 +122,39 @@ def test_rank_one_update_matches_a_dense_eigendecomposition():
         assert sum_sq == pytest.approx(np.sum(mu[neg] ** 2), rel=1e-12)
 
 
-def test_rank_one_falls_back_on_tied_eigenvalues_and_solvers_agree():
+def tied_kernel(kind: str):
+    """An indefinite kernel with a repeated eigenvalue: two equal negative ones, or the zero
+    eigenvalue of a low-rank kernel (28 of 40, as a linear kernel of 12 features has) beside
+    negative ones."""
     K0, y = ying_problem(40, seed=8)
     mu, U = np.linalg.eigh(K0)
-    mu[3] = mu[2]  # an exact tie among the negative eigenvalues
-    K_tied = (U * mu) @ U.T
-    K_tied = (K_tied + K_tied.T) / 2
+    if kind == "negative":
+        mu[3] = mu[2]
+    else:
+        mu[4:32] = 0.0
+    K = (U * mu) @ U.T
+    return (K + K.T) / 2, y
+
+
+@pytest.mark.parametrize("kind", ["negative", "low-rank"])
+def test_rank_one_merges_tied_eigenvalues_exactly_and_needs_no_dense_fallback(kind):
+    from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
+    from kreinbench.spectrum import eigendecompose
+    K_tied, y = tied_kernel(kind)
+    update = RankOneProxyProducts(eigendecompose(K_tied))
+    v = np.random.default_rng(9).normal(size=40)
+    for c in (0.05, 3.0):
+        M = K_tied + c * np.outer(v, v)
+        mu, U = np.linalg.eigh(M)
+        neg = mu < 0
+        Mpos_v, _, sum_sq = update(v, c)
+        scale = np.abs(M).max() * np.linalg.norm(v)
+        np.testing.assert_allclose(Mpos_v, U[:, ~neg] @ (mu[~neg] * (U[:, ~neg].T @ v)), atol=1e-11 * scale)
+        assert sum_sq == pytest.approx(np.sum(mu[neg] ** 2), rel=1e-10)
     fast = IndefiniteSVM(C=1.0, rho=0.5, tol=1e-9, eigensolver="rank-one").fit(K_tied, y)
     dense = IndefiniteSVM(C=1.0, rho=0.5, tol=1e-9, eigensolver="eigh").fit(K_tied, y)
-    assert fast.n_eigh_fallbacks_ > 0
+    # before the merge, every iteration on a low-rank kernel fell back to a dense eigh
+    assert fast.n_eigh_fallbacks_ == 0
     assert fast.objective_ == pytest.approx(dense.objective_, rel=1e-10)
     np.testing.assert_allclose(fast.alpha_, dense.alpha_, atol=1e-8)
 

@@ -22,7 +22,7 @@ TINY_CONFIG = {
     "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}, "rbf": {"type": "rbf", "sigma": [0.5, 2.0]}},
     "methods": {
         "klr-rbf": {"label": "KLR (RBF)", "estimator": "KLR", "kernel": "rbf", "grid": {"lam": [0.01, 1.0]}},
-        "flip-klr": {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"transform": "flip"},
+        "flip-klr": {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"correction": "flip"},
                      "grid": {"lam": [0.01, 1.0]}},
         "ccicp-gd": {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd"},
                      "grid": {"lam": [0.1, 1.0]}},
@@ -102,7 +102,7 @@ def test_schema_lists_exactly_the_registered_estimators():
 def test_every_job_wrote_a_benchmark_file_and_logged_its_peak_memory(finished):
     jobs = pipeline_bench.job_table(finished, TINY_CONFIG)
     assert set(jobs.rule) == {"fetch", "split", "kernel", "spectrum", "fit", "fit_batch", "table", "figure",
-                              "environment", "table_html"}
+                              "environment", "table_html", "headline"}
     assert (jobs.peak_rss >= jobs.startup_rss).all() and (jobs.startup_rss > 0).all()
     assert (jobs[jobs.rule.isin(["kernel", "spectrum", "fit", "fit_batch"])].kernel_bytes > 0).all()
 
@@ -122,8 +122,10 @@ def test_report_embeds_every_figure_and_table_of_the_run_and_the_environment(fin
     assert "results/tables/accuracy.csv" in results["results/tables/accuracy.html"]["caption"]
     assert "3-fold cross-validation" in results["results/tables/accuracy.html"]["caption"]
     page = (finished / "report.html").read_text()
-    # the first page says what the run was
+    # the first page says what the run was, and shows its headline table
     assert "Datasets: blobs, monk-2" in page and "KLR (RBF) (KLR, kernel" in page
+    assert "Headline results" in page and "Test accuracy of every method" in page
+    assert report_mismatches(finished / "report.html", finished, ["results/report/headline.html"]) == []
 
 
 def own_csv(path, flip_row=None):

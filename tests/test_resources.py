@@ -20,7 +20,7 @@ CONFIG = {
     "cv_folds": 3,
     "datasets": ["synthetic"],
     "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}, "rbf": {"type": "rbf", "sigma": [0.1, 1.0]}},
-    "methods": {"flip-klr": {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"transform": "flip"},
+    "methods": {"flip-klr": {"estimator": "SpectrumKLR", "kernel": "tl1", "params": {"correction": "flip"},
                              "grid": {"lam": [0.01, 1.0]}},
                 "klr-rbf": {"estimator": "KLR", "kernel": "rbf", "grid": {"lam": [0.01, 0.1, 1.0]}}},
 }

@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.run_claim import check_claim, claim, config_identity
+from kreinbench.run_claim import check_claim, claim, config_identity, reads_only
 
 SMALL = {
     "seed": 3, "repetitions": 1, "cv_folds": 2, "datasets": ["blobs"],
@@ -23,6 +23,11 @@ def test_a_directory_claimed_by_one_config_refuses_another(tmp_path, monkeypatch
     with pytest.raises(KreinbenchError, match=r"holds the run of config\.yaml .* running workflow/configs/x\.yaml "
                                               r"here would overwrite"):
         check_claim("workflow/configs/x.yaml")
+    with pytest.raises(KreinbenchError, match=r"To read them, pass that config") as refused:
+        check_claim("workflow/configs/x.yaml", reading=True)
+    assert "make clean" not in str(refused.value)
+    assert reads_only(["snakemake", "--report", "r.html"]) and reads_only(["snakemake", "--report=r.html"])
+    assert not reads_only(["snakemake", "-n"]) and not reads_only(["snakemake", "--cores", "2"])
 
 
 def test_snakemake_refuses_a_second_config_in_a_run_directory_and_names_both(workflow_copy, snakemake):
@@ -39,3 +44,8 @@ def test_snakemake_refuses_a_second_config_in_a_run_directory_and_names_both(wor
     assert "holds the run of config.yaml" in said and "running other.yaml here" in said
     # the same config, with an override, is the same run
     assert snakemake(work, "-n", "--config", "seed=5").returncode == 0
+    # a report only reads: it names the config the results are of, and suggests removing nothing
+    report = snakemake(work, "--report", "report.html", "--configfile", "other.yaml")
+    said = report.stdout + report.stderr
+    assert report.returncode != 0 and "--report report.html --configfile config.yaml" in said
+    assert "make clean" not in said and not (work / "report.html").exists()

@@ -54,7 +54,7 @@ def test_separate_fits_share_one_spectrum_per_fold_with_the_scores_of_unshared_f
         (lambda p: IndefiniteSVM(tol=1e-4, max_iter=300, **p), [{"C": C, "rho": rho} for C in (0.1, 1) for rho in (1, 10)]),
         (lambda p: KSVM(**p), [{"C": 0.1}, {"C": 1.0}]),
         (lambda p: TDCASVM(**p), [{"C": 0.1}, {"C": 1.0}]),
-        (lambda p: SpectrumKLR(**p), [{"transform": "flip", "lam": 0.1}, {"transform": "clip", "lam": 0.1}]),
+        (lambda p: SpectrumKLR(**p), [{"correction": "flip", "lam": 0.1}, {"correction": "clip", "lam": 0.1}]),
     ]
     for make, candidates in cases:
         computed.clear()
@@ -64,3 +64,29 @@ def test_separate_fits_share_one_spectrum_per_fold_with_the_scores_of_unshared_f
         assert computed == [kind] * len(folds)  # once per fold, whatever the number of candidates
         own = selection.separate_fit_scores(make, candidates, K, y, folds)
         np.testing.assert_array_equal(shared, own)
+
+
+def test_a_long_cross_validation_logs_where_it_is(monkeypatch, caplog):
+    """Its fits are silent: the CV itself says every few seconds which fold and candidate it is at."""
+    import logging
+    import time
+
+    from kreinbench import selection
+    from kreinbench.methods import SVM
+
+    class SlowSVM(SVM):
+        def fit(self, K, y):
+            time.sleep(0.03)
+            return super().fit(K, y)
+
+    monkeypatch.setattr(selection, "PROGRESS_INTERVAL", 0.01)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    y = np.repeat([0, 1], 15)
+    with caplog.at_level(logging.INFO, logger="kreinbench.selection"):
+        result = selection.cross_validate(lambda p: SlowSVM(**p), {"linear": X @ X.T}, y, {"C": [0.1, 1.0]},
+                                          n_folds=3, seed=0)
+    lines = [r.getMessage() for r in caplog.records if r.name == "kreinbench.selection"]
+    assert result.best_params["C"] in (0.1, 1.0)
+    assert lines and all(line.startswith("3-fold CV over 1 kernel(s) x 2 parameter(s): ") for line in lines)
+    assert any("fold 3/3, candidate 2/2 {'C': 1.0}" in line for line in lines)

@@ -42,7 +42,7 @@ TINY_CONFIG = {
     "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}},
     "methods": {
         "flip-klr": {"label": "Flip + KLR (TL1)", "estimator": "SpectrumKLR", "kernel": "tl1",
-                     "params": {"transform": "flip"}, "grid": {"lam": [0.01, 1.0]}},
+                     "params": {"correction": "flip"}, "grid": {"lam": [0.01, 1.0]}},
         "ccicp-gd": {"label": "IKLR CCICP-GD (TL1)", "estimator": "IKLR", "kernel": "tl1",
                      "params": {"solver": "ccicp-gd"}, "grid": {"lam": [0.1, 1.0]}},
     },

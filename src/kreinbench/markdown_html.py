@@ -42,11 +42,35 @@ def _table(lines: list[str]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def blocks(text: str) -> list[list[str]]:
+    """The blank-line separated blocks of a Markdown text, each as its lines."""
+    return [b.splitlines() for b in re.split(r"\n\s*\n", text.strip()) if b.strip()]
+
+
+def is_table(block: list[str]) -> bool:
+    return all(line.lstrip().startswith("|") for line in block)
+
+
+def fragment(text_blocks: list[list[str]]) -> str:
+    """HTML of Markdown blocks: each a table (all lines start with ``|``) or a paragraph."""
+    return "".join(_table(b) if is_table(b) else f"<p>{inline(' '.join(b).lstrip('# '))}</p>" for b in text_blocks)
+
+
 def markdown_to_html(text: str, title: str) -> str:
-    """A complete HTML document: each blank-line separated block a table (all lines start with
-    ``|``) or a paragraph."""
-    blocks = [b.splitlines() for b in re.split(r"\n\s*\n", text.strip()) if b.strip()]
-    parts = [_table(b) if all(line.lstrip().startswith("|") for line in b) else f"<p>{inline(' '.join(b))}</p>"
-             for b in blocks]
+    """A complete HTML document of a Markdown table's text (:func:`fragment`)."""
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{_STYLE}</style></head><body>{''.join(parts)}</body></html>\n")
+            f"<style>{_STYLE}</style></head><body>{fragment(blocks(text))}</body></html>\n")
+
+
+def headline_fragment(texts: dict[str, str]) -> str:
+    """``{title: Markdown}`` as one HTML fragment: each text's blocks up to its first table (its
+    caption and the table), under its title, styled as the tables' pages."""
+    parts = []
+    for title, text in texts.items():
+        text_blocks = blocks(text)
+        first = next((i for i, b in enumerate(text_blocks) if is_table(b)), len(text_blocks) - 1)
+        parts.append(f"<h4>{html.escape(title)}</h4>{fragment(text_blocks[:first + 1])}")
+    # the page's own styles, scoped to the fragment (it sits inside the report's page)
+    scoped = re.sub(r"(^|})([^{}]+)\{", lambda m: m.group(1) + ",".join(
+        ".kreinbench-headline" + ("" if sel == "body" else " " + sel) for sel in m.group(2).split(",")) + "{", _STYLE)
+    return f"<div class=\"kreinbench-headline\"><style>{scoped}</style>{''.join(parts)}</div>\n"

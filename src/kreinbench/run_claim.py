@@ -31,16 +31,35 @@ def config_identity(configfiles) -> str:
     return " + ".join(names)
 
 
-def check_claim(identity: str, marker: Path = MARKER) -> None:
-    """Refuse a run whose directory holds another config's run."""
+# Snakemake options that only read a run's results (the Snakefile cannot ask Snakemake which mode it
+# parses for: its executor is chosen after parsing), so their refusal suggests no removal of
+# results.  A dry run is not one of them: it previews running the other config here.
+READING_OPTIONS = ("--report", "--summary", "-S", "--detailed-summary", "-D", "--list-rules", "--list", "-l",
+                   "--dag", "--rulegraph", "--filegraph")
+
+
+def reads_only(argv) -> bool:
+    """Whether a Snakemake command line only reads the run's results (a report, a summary…)."""
+    return any(arg.split("=", 1)[0] in READING_OPTIONS for arg in argv[1:])
+
+
+def check_claim(identity: str, marker: Path = MARKER, *, reading: bool = False) -> None:
+    """Refuse a run whose directory holds another config's run; ``reading``: the command only
+    reads results (say which config to read them with, and suggest removing nothing)."""
     if not marker.exists():
         return
     held = marker.read_text().strip()
-    if held and held != identity:
+    if not held or held == identity:
+        return
+    if reading:
+        configs = " ".join(f"--configfile {name}" for name in held.split(" + "))
         raise KreinbenchError(
-            f"this directory holds the run of {held} (results/, figures/, data/splits/); running {identity} here "
-            f"would overwrite its tables and records. Run {identity} in its own clone or copy of the repository, "
-            f"or remove the other run's results first (`make clean`, which keeps the downloads).")
+            f"this directory holds the run of {held}, not of {identity}: its results are {held}'s. To read them, "
+            f"pass that config: e.g. `.venv/bin/snakemake --report report.html {configs}`.")
+    raise KreinbenchError(
+        f"this directory holds the run of {held} (results/, figures/, data/splits/); running {identity} here "
+        f"would overwrite its tables and records. Run {identity} in its own clone or copy of the repository, "
+        f"or remove the other run's results first (`make clean`, which keeps the downloads).")
 
 
 def claim(identity: str, marker: Path = MARKER) -> None:

@@ -16,6 +16,9 @@ are fitted separately, each fold's slices and spectra made once for all its fits
 from __future__ import annotations
 
 import itertools
+import logging
+import threading
+import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -24,6 +27,36 @@ import numpy as np
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.spectrum import Spectrum, compute_spectrum
+
+log = logging.getLogger(__name__)
+
+# Seconds between two progress lines of a running cross-validation (as the solvers' fits log).
+PROGRESS_INTERVAL = 5.0
+
+
+class Progress:
+    """A cross-validation's position (``where``), logged every :data:`PROGRESS_INTERVAL` seconds
+    by a daemon thread while it runs: its fits are silent, and a path (IKLR's lock step, an APG
+    along C) has no loop here to log from."""
+
+    def __init__(self, what: str, interval: float | None = None):
+        self.what, self.where = what, "starting"
+        self.interval = PROGRESS_INTERVAL if interval is None else interval
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __enter__(self) -> "Progress":
+        self._start = time.perf_counter()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _beat(self) -> None:
+        while not self._done.wait(self.interval):
+            log.info("%s: %s, %.0f s so far", self.what, self.where, time.perf_counter() - self._start)
 
 
 @dataclass
@@ -85,7 +118,8 @@ def stratified_folds(y: np.ndarray, n_folds: int, seed: int) -> list[tuple[np.nd
 
 def separate_fit_scores(make_estimator: Callable[[dict], Any], candidates: list[dict], K: np.ndarray, y: np.ndarray,
                         folds, X: np.ndarray | None = None,
-                        spectrum_of: Callable[[Any], str | None] | None = None) -> np.ndarray:
+                        spectrum_of: Callable[[Any], str | None] | None = None,
+                        progress: Progress | None = None) -> np.ndarray:
     """Validation scores (candidates × folds), one fit per candidate and fold.
 
     Each fold's kernel slices are taken once for all candidates.  With ``spectrum_of``, each
@@ -101,6 +135,8 @@ def separate_fit_scores(make_estimator: Callable[[dict], Any], candidates: list[
         features = (None, None) if X is None else (X[tr], X[va])
         spectra = {}
         for i, params in enumerate(candidates):
+            if progress is not None:
+                progress.where = f"fold {j + 1}/{len(folds)}, candidate {i + 1}/{len(candidates)} {params}"
             estimator = make_estimator(params)
             kind = spectrum_of(estimator) if spectrum_of is not None else None
             fit_kwargs = {}
@@ -159,16 +195,19 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     path = lambda_path(make_estimator, grid) if paths else None
     grid_estimator = grid_path(make_estimator, candidates, grid) if paths and path is None else None
     tally = _Tally()
-    for instance, K in kernels.items():
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            if path is not None:
-                fold_scores = path.lambda_path_scores(K, y, folds, grid["lam"])
-            elif grid_estimator is not None:
-                fold_scores = grid_estimator.grid_path_scores(K, y, folds, candidates, X)
-            else:
-                fold_scores = separate_fit_scores(make_estimator, candidates, K, y, folds, X, spectrum_of)
-        tally.add(instance, candidates, fold_scores, len(caught))
+    with Progress(f"{n_folds}-fold CV over {len(kernels)} kernel(s) x {len(candidates)} parameter(s)") as progress:
+        for k, (instance, K) in enumerate(kernels.items()):
+            progress.where = f"kernel {k + 1}/{len(kernels)} ({instance})"
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                if path is not None:
+                    fold_scores = path.lambda_path_scores(K, y, folds, grid["lam"])
+                elif grid_estimator is not None:
+                    fold_scores = grid_estimator.grid_path_scores(K, y, folds, candidates, X)
+                else:
+                    fold_scores = separate_fit_scores(make_estimator, candidates, K, y, folds, X, spectrum_of,
+                                                      progress)
+            tally.add(instance, candidates, fold_scores, len(caught))
     return tally.result()
 
 
@@ -183,12 +222,14 @@ def cross_validate_group(prototypes: dict[str, Any], kernels: dict[str, np.ndarr
     group_scores = type(prototypes[names[0]]).grouped_lambda_path_scores
     candidates = param_grid({"lam": lams})
     tallies = {name: _Tally() for name in names}
-    for instance, K in kernels.items():
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            tables = group_scores([prototypes[name] for name in names], K, y, folds, lams)
-        for name, table in zip(names, tables):
-            tallies[name].add(instance, candidates, table, len(caught))
+    with Progress(f"{n_folds}-fold CV of {', '.join(names)} over {len(kernels)} kernel(s) x {len(lams)} λ") as progress:
+        for k, (instance, K) in enumerate(kernels.items()):
+            progress.where = f"kernel {k + 1}/{len(kernels)} ({instance})"
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                tables = group_scores([prototypes[name] for name in names], K, y, folds, lams)
+            for name, table in zip(names, tables):
+                tallies[name].add(instance, candidates, table, len(caught))
     return {name: tally.result() for name, tally in tallies.items()}
 
 

@@ -1,4 +1,5 @@
 import os
+import sys
 from pathlib import Path
 
 import kreinbench.paper_targets as registry
@@ -29,7 +30,7 @@ if workflow.is_main_process:
     )
 # One config's run per directory: another config's run here is refused before any job.
 RUN_CONFIG = run_claim.config_identity(workflow.overwrite_configfiles)
-run_claim.check_claim(RUN_CONFIG)
+run_claim.check_claim(RUN_CONFIG, reading=run_claim.reads_only(sys.argv))
 # mem_mb, runtime (minutes) and threads of every job from its size (kreinbench.resources).
 job_resources = JobResources(config)
 
@@ -76,17 +77,26 @@ def agreement_targets():
     )
 
 
-def where_results_are():
-    """The end of a successful run: the tables and figures this config makes that exist, and how to
-    get the report (printed by the Snakefile's onsuccess)."""
+def where_results_are(targets):
+    """The end of a successful run: the tables and figures the run's ``targets`` (rule names or
+    files; none: rule all) made or found up to date, and how to get the report (printed by the
+    Snakefile's onsuccess).  Tables of this config that another target makes are not listed: they
+    may be left from an earlier run and were not checked by this one."""
+    targets = set(targets) or {"all"}
+    wanted = []
+    if "all" in targets:
+        wanted += final_targets() + paper_targets() + agreement_targets()
+    if "all_paper_targets" in targets:
+        wanted += paper_targets() + agreement_targets()
+    wanted += [t for t in targets if "/" in t]
     made = [
         t
-        for t in dict.fromkeys(final_targets() + paper_targets() + agreement_targets())
+        for t in dict.fromkeys(wanted)
         if Path(t).exists() and (t.endswith(".md") or t.endswith(".png"))
     ]
     tables = [t for t in made if t.endswith(".md")]
     figures = [t for t in made if t.endswith(".png")]
-    lines = ["", "Results of this config:"]
+    lines = ["", "Results of this run:"]
     lines += [f"  tables:  {', '.join(tables)}"] if tables else []
     lines += [f"  figures: {', '.join(figures)}"] if figures else []
     lines += [
@@ -94,6 +104,19 @@ def where_results_are():
         "  report:  .venv/bin/snakemake --report report.html  (add this run's --configfile)",
     ]
     return "\n".join(lines)
+
+
+HEADLINE = "results/report/headline.html"
+
+
+def headline_tables():
+    """The tables the report's first page shows: accuracy (when the config fits methods) and the
+    agreement with the papers (when it has paper tables)."""
+    return [t for t in final_targets() + agreement_targets() if t.endswith(("accuracy.md", "agreement.md"))]
+
+
+def headline_targets():
+    return [HEADLINE] if headline_tables() else []
 
 
 def rendered_tables(*target_lists):

@@ -5,6 +5,7 @@ import kreinbench.report_index as report_index
 localrules:
     environment,
     table_html,
+    headline,
     agreement,
 
 
@@ -117,6 +118,26 @@ rule table_html:
         ),
     script:
         "../scripts/table_html.py"
+
+
+# The report's first page shows these (workflow/report/workflow.rst includes the fragment).
+rule headline:
+    input:
+        tables=headline_tables(),
+    output:
+        html=report(
+            HEADLINE,
+            caption="../report/headline.rst",
+            category="Headline",
+        ),
+    log:
+        "logs/headline/headline.log",
+    benchmark:
+        "logs/benchmark/headline/headline.tsv"
+    conda:
+        "../envs/kreinbench.yaml"
+    script:
+        "../scripts/headline.py"
 
 
 # Every paper-table cell of the run beside the paper's value, with a verdict (kreinbench.agreement).

@@ -32,10 +32,13 @@ _MODULES = {
     "NystromIKLR": "iklr.features",
     "NystromSpectrumKLR": "iklr.feature_baselines",
     "NystromKSVM": "iklr.feature_baselines",
+    "OnFeatures": "on_features",
 }
-# Library estimators the pipeline's fit stage does not take: a regressor, and the feature-space
-# IKLR for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix).
-_LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM")
+# Library estimators the pipeline's fit stage does not take: a regressor, the feature-space IKLR
+# for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix), and any
+# estimator on rows with its kernel as a parameter (OnFeatures, for scikit-learn's tools).
+_LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM",
+                 "OnFeatures")
 
 
 def __getattr__(name: str) -> type:
@@ -92,5 +95,6 @@ def estimator_class(name: str, where: str = "estimator") -> type:
 
 __all__ = [
     "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
-    "KreinLogisticRegression", "NystromIKLR", "ConvergenceWarning", "RunawayWarning",
+    "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM", "OnFeatures",
+    "ConvergenceWarning", "RunawayWarning",
 ]

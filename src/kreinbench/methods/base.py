@@ -68,44 +68,116 @@ def check_train_kernel(K, y, *, implicit: bool = False) -> tuple[np.ndarray, np.
     :class:`~kreinbench.implicit_kernel.ImplicitKernel` gets it back as it is (its entries are
     computed from finite features); any other estimator's ``np.asarray`` of one is an error that
     says how large the matrix would be.
+
+    The messages contain the phrases scikit-learn's own validation uses ("Only binary
+    classification is supported", "Unknown label type: continuous", "Reshape your data", …), so
+    that its common checks and users who know them recognise each case.
     """
-    K = _kernel(K, implicit)
-    y = np.asarray(y)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
-    if y.ndim != 1 or y.shape[0] != K.shape[0]:
-        raise KreinbenchError(f"y must have shape ({K.shape[0]},) to match K, got {y.shape}")
+    K = _train_kernel(K, y, implicit)
+    # Labels and finiteness before squareness: their messages say more about a wrong input.
+    y = _labels(y, K.shape[0])
     _check_finite(K, "K")
     classes = np.unique(y)
+    if classes.size == 1:
+        raise KreinbenchError(f"y has 1 class ({classes[0]!r}): a binary classifier needs both classes in its "
+                              "training set")
     if classes.size != 2:
-        raise KreinbenchError(f"this estimator is binary: y must have exactly 2 classes, got {classes.size} ({classes[:5]})")
+        raise KreinbenchError(f"Only binary classification is supported: y has {classes.size} classes "
+                              f"({classes[:5]}); kreinbench.methods.multiclass.OneVsRest fits one per class")
+    if K.shape[0] != K.shape[1]:
+        raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
     y_pm = np.where(y == classes[1], 1.0, -1.0)
     return K, y_pm, classes
+
+
+def _train_kernel(K, y, implicit: bool):
+    """K as :func:`_kernel` gives it, once y is given and K is a non-empty matrix."""
+    if y is None:
+        raise KreinbenchError("this estimator requires y to be passed, but the target y is None")
+    K = _kernel(K, implicit, "K")
+    if K.ndim != 2 or 0 in K.shape:
+        raise KreinbenchError(f"K must be a square (n, n) kernel matrix with n >= 1, got shape {K.shape}"
+                              + _empty_hint(K))
+    return K
+
+
+def _one_dimensional(y, n: int) -> np.ndarray:
+    """y as a 1-d array of length n; a column vector is taken with scikit-learn's
+    DataConversionWarning, as its estimators do."""
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        from sklearn.exceptions import DataConversionWarning  # noqa: PLC0415 (only on this path)
+
+        warn_at_caller("A column-vector y was passed when a 1d array was expected: pass y of shape "
+                       "(n_samples,)", DataConversionWarning)
+        y = y.ravel()
+    if y.ndim != 1 or y.shape[0] != n:
+        raise KreinbenchError(f"y must have shape ({n},) to match K, got {y.shape}")
+    return y
+
+
+def _labels(y, n: int) -> np.ndarray:
+    """Class labels as a 1-d array of length n (:func:`_one_dimensional`); continuous targets are
+    refused."""
+    y = _one_dimensional(y, n)
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise KreinbenchError("y contains NaN or infinite labels")
+    if y.dtype.kind in "fc" and np.any(y != np.round(y)):
+        raise KreinbenchError("Unknown label type: continuous; a classifier needs class labels "
+                              "(regression: kreinbench.methods.DANKSVR)")
+    return y
 
 
 def check_cross_kernel(K_cross, n_train: int, *, implicit: bool = False) -> np.ndarray:
     """Validate a test cross-kernel of shape (n_test, n_train) (``implicit``: as for
     :func:`check_train_kernel`)."""
-    K_cross = _kernel(K_cross, implicit)
-    if K_cross.ndim != 2 or K_cross.shape[1] != n_train:
-        raise KreinbenchError(
-            f"K_cross must have shape (n_test, {n_train}) (rows: test points, columns: training points), "
-            f"got {K_cross.shape}"
-        )
+    K_cross = _kernel(K_cross, implicit, "K_cross")
+    if K_cross.ndim != 2:
+        raise KreinbenchError(f"Expected a 2-d K_cross of shape (n_test, {n_train}), got {K_cross.ndim}-d of "
+                              f"shape {K_cross.shape}: Reshape your data (one row per test point)")
+    if K_cross.shape[1] != n_train:
+        raise KreinbenchError(_width_message(K_cross.shape, n_train))
     _check_finite(K_cross, "K_cross")
     return K_cross
 
 
-def _kernel(K, implicit: bool):
-    """An implicit kernel as it is where the estimator takes one, else a float array (an implicit
-    kernel's ``np.asarray`` raises, saying how large the matrix would be)."""
-    return K if implicit and is_implicit(K) else np.asarray(K, dtype=float)
+def _width_message(shape: tuple, n_train: int, owner: str = "the estimator") -> str:
+    # The first clause is scikit-learn's wording for a width that differs from the fit's.
+    return (f"X has {shape[1]} features, but {owner} is expecting {n_train} features as input: K_cross "
+            f"must have shape (n_test, {n_train}) (rows: test points, columns: training points), got {shape}")
+
+
+def _kernel(K, implicit: bool, name: str):
+    """An implicit kernel as it is where the estimator takes one, else a real float array (an
+    implicit kernel's ``np.asarray`` raises, saying how large the matrix would be)."""
+    if implicit and is_implicit(K):
+        return K
+    # scipy.sparse is imported if and only if a sparse matrix can exist.
+    sparse = sys.modules.get("scipy.sparse")
+    if sparse is not None and sparse.issparse(K):
+        raise KreinbenchError(f"{name} is a sparse matrix: sparse input is not supported (kernel matrices are "
+                              "dense); pass K.toarray()")
+    K = np.asarray(K)
+    if np.iscomplexobj(K):
+        raise KreinbenchError(f"{name}: Complex data not supported (a kernel is real)")
+    try:
+        return K.astype(float, copy=False)
+    except TypeError as exc:  # e.g. an object array holding a dict
+        raise TypeError(f"{name} must hold real numbers: {exc}") from exc
+    except ValueError as exc:
+        raise KreinbenchError(f"{name} must hold real numbers: {exc}") from exc
+
+
+def _empty_hint(K: np.ndarray) -> str:
+    # scikit-learn's wording for an empty input
+    return (f" (0 feature(s) (shape={K.shape}) while a minimum of 1 is required)"
+            if K.ndim == 2 and 0 in K.shape else "")
 
 
 def _check_finite(K, name: str) -> None:
     # An implicit kernel's entries are computed from finite features.
     if not is_implicit(K) and not np.all(np.isfinite(K)):
-        raise KreinbenchError(f"{name} contains NaN or infinite entries")
+        raise KreinbenchError(f"{name} contains NaN or infinite (inf) entries")
 
 
 class Estimator:
@@ -182,17 +254,22 @@ def _same(value, default) -> bool:
         return False
 
 
-def _fitted_only(method):
+def _fitted_only(method, fitted_attribute: str = "classes_"):
     """``method`` raising scikit-learn's ``NotFittedError`` (a ``ValueError`` and an
     ``AttributeError``) on an estimator that has not been fitted, instead of an ``AttributeError``
-    on whichever fitted attribute it reads first."""
+    on whichever fitted attribute it reads first, and a ``ValueError`` naming the estimator on a
+    test kernel whose width is not the fit's ``n_features_in_``."""
     @functools.wraps(method)
     def checked(self, *args, **kwargs):
-        if not hasattr(self, "classes_"):
+        if not hasattr(self, fitted_attribute):
             from sklearn.exceptions import NotFittedError  # noqa: PLC0415 (only on this error)
 
             raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit(K, y) before "
                                  f"{method.__name__}")
+        shape = getattr(args[0], "shape", None) if args else None
+        if shape is not None and len(shape) == 2 and shape[1] != getattr(self, "n_features_in_", shape[1]):
+            _check_finite(args[0], "K_cross")  # a NaN is the first thing to say, as scikit-learn does
+            raise KreinbenchError(_width_message(shape, self.n_features_in_, type(self).__name__))
         return method(self, *args, **kwargs)
 
     return checked
@@ -204,13 +281,41 @@ def _recording_width(fit):
     @functools.wraps(fit)
     def recorded(self, K, *args, **kwargs):
         fitted = fit(self, K, *args, **kwargs)
-        self.n_features_in_ = int(K.shape[1])
+        # (an array-like without .shape, e.g. a list, is read as an array again: rare, and cheap)
+        self.n_features_in_ = int((K.shape if hasattr(K, "shape") else np.asarray(K).shape)[1])
         return fitted
 
     return recorded
 
 
-class KernelClassifierMixin(Estimator):
+class _KernelModel(Estimator):
+    """What classifiers and regressors on a precomputed kernel share: every subclass's own ``fit``
+    records ``n_features_in_`` and its own ``_checked_method`` raises ``NotFittedError`` before
+    ``fit`` (including a user's class that follows the protocol, tests/user_methods)."""
+
+    needs_spectrum = False
+    needs_features = False
+    _checked_method = "decision_function"
+    _fitted_attribute = "classes_"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "fit" in vars(cls):
+            cls.fit = _recording_width(cls.fit)
+        if cls._checked_method in vars(cls):
+            setattr(cls, cls._checked_method, _fitted_only(vars(cls)[cls._checked_method], cls._fitted_attribute))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = self._estimator_type
+        tags.target_tags.required = True
+        return tags
+
+    def takes_implicit_kernel(self, kernel_type: str) -> bool:
+        return False
+
+
+class KernelClassifierMixin(_KernelModel):
     """predict / score from ``decision_function``; ``classes_`` maps the sign to a label.
 
     :class:`Estimator` gives ``get_params``/``set_params``, ``clone`` and the usual repr from the
@@ -232,20 +337,9 @@ class KernelClassifierMixin(Estimator):
       :class:`~kreinbench.implicit_kernel.ImplicitKernel` of that kernel type (default: never).
     """
 
-    needs_spectrum = False
-    needs_features = False
     # scikit-learn's estimator type (its tags say so too): cross_val_score and GridSearchCV then
     # use stratified folds, as for any classifier.
     _estimator_type = "classifier"
-
-    def __init_subclass__(cls, **kwargs):
-        # Every subclass's own fit and decision_function keep scikit-learn's contract, including
-        # a user's class that follows this protocol (tests/user_methods).
-        super().__init_subclass__(**kwargs)
-        if "fit" in vars(cls):
-            cls.fit = _recording_width(cls.fit)
-        if "decision_function" in vars(cls):
-            cls.decision_function = _fitted_only(cls.decision_function)
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags  # noqa: PLC0415 (only scikit-learn calls this)
@@ -253,13 +347,8 @@ class KernelClassifierMixin(Estimator):
         # ClassifierMixin's tags (not inherited: see Estimator), binary: the pipeline's multi-class
         # data go through kreinbench.methods.multiclass.OneVsRest.
         tags = super().__sklearn_tags__()
-        tags.estimator_type = "classifier"
         tags.classifier_tags = ClassifierTags(multi_class=False)
-        tags.target_tags.required = True
         return tags
-
-    def takes_implicit_kernel(self, kernel_type: str) -> bool:
-        return False
 
     def predict(self, K_cross, *args):
         scores = self.decision_function(K_cross, *args)
@@ -268,3 +357,42 @@ class KernelClassifierMixin(Estimator):
     def score(self, K_cross, y, *args) -> float:
         """Accuracy on a test set; ``args`` is ``(X_test,)`` for estimators that need features."""
         return float(np.mean(self.predict(K_cross, *args) == np.asarray(y)))
+
+
+def check_regression_kernel(K, y) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a square train kernel and real targets; return both as float arrays."""
+    K = _train_kernel(K, y, False)
+    y = _one_dimensional(y, K.shape[0])
+    if K.shape[0] < 2:
+        raise KreinbenchError("n_samples=1: a regression needs at least 2 training points")
+    y = _kernel(y, False, "y")
+    _check_finite(K, "K")
+    _check_finite(y, "y")
+    if K.shape[0] != K.shape[1]:
+        raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
+    return K, y
+
+
+class KernelRegressorMixin(_KernelModel):
+    """``score`` (R², as scikit-learn's regressors: higher is better) from ``predict``, and the
+    regressor's estimator type and tags, for regressors on a precomputed kernel."""
+
+    _estimator_type = "regressor"
+    _checked_method = "predict"
+    _fitted_attribute = "alpha_"
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import RegressorTags  # noqa: PLC0415 (only scikit-learn calls this)
+
+        tags = super().__sklearn_tags__()
+        tags.regressor_tags = RegressorTags()
+        return tags
+
+    def score(self, K_cross, y, *args) -> float:
+        """R² = 1 − Σ(ŷ − y)²/Σ(y − ȳ)² on a test set; ``args`` is ``(X_test,)`` for estimators
+        that need features."""
+        y = np.asarray(y, dtype=float)
+        residual = np.sum((self.predict(K_cross, *args) - y) ** 2)
+        total = np.sum((y - y.mean()) ** 2)
+        # scikit-learn's r2_score convention for a constant target
+        return float(1.0 - residual / total) if total > 0 else (1.0 if residual == 0 else 0.0)

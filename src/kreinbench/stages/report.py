@@ -13,13 +13,14 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
-from kreinbench.render import (MARK_LEGEND, MARK_STYLES, drawn_mark, objective_marks, objective_scale,  # noqa: E402
-                               objective_summary, save_figure, to_markdown, wrap)
+from kreinbench.render import (COLLAPSE_NOTE, MARK_LEGEND, MARK_STYLES, collapse_mark, drawn_mark,  # noqa: E402
+                               objective_marks, objective_scale, objective_summary, save_figure, to_markdown, wrap)
+from kreinbench.statistics import collapse_stats  # noqa: E402
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "scaler_fit", "kernel",
                "kernel_instance", "n_train", "n_test", "accuracy", "train_accuracy", "predicted_majority_share",
                "majority_rate", "cv_accuracy", "train_time", "test_time", "cv_time", "n_iter", "stationarity",
-               "diverged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "rank_F", "params"]
+               "diverged", "not_converged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "rank_F", "params"]
 
 
 def load_records(paths) -> list[dict]:
@@ -29,8 +30,8 @@ def load_records(paths) -> list[dict]:
 def runs_frame(records: list[dict], labels: dict[str, str]) -> pd.DataFrame:
     """One row per dataset x method x repetition; ``labels``: display name of each method."""
     # Columns a method's record may lack (the kernel's spectrum) stay empty for it.
-    rows = [{**{k: r.get(k) for k in RUN_COLUMNS if k not in ("label", "params")},
-             "params": json.dumps(r["params"], sort_keys=True)} for r in records]
+    rows = [{**{k: r.get(k) for k in RUN_COLUMNS if k not in ("label", "params", "not_converged")},
+             "not_converged": not_converged(r), "params": json.dumps(r["params"], sort_keys=True)} for r in records]
     runs = pd.DataFrame(rows, columns=RUN_COLUMNS)
     # From the table job's params, not the fit records: renaming a method reruns no fit.
     runs["label"] = runs["method"].map(labels)
@@ -43,14 +44,41 @@ def history_frame(records: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def not_converged(record: dict) -> bool:
+    """The final fit stopped at its iteration limit short of its tolerance (a ConvergenceWarning;
+    a run that ran away is ``diverged``, a RunawayWarning, and not counted here)."""
+    return any(w.startswith("ConvergenceWarning:") for w in record.get("warnings") or [])
+
+
+ACCURACY_MARKS = ("‡k: k repetitions ran away (diverged: the objective is unbounded below on the indefinite "
+                  "kernel); ◇k: k stopped at their iteration limit before their tolerance (ConvergenceWarning); "
+                  f"{COLLAPSE_NOTE}")
+
+
 def accuracy_table(runs: pd.DataFrame, method_order: list[str]) -> pd.DataFrame:
-    """Mean ± std of test accuracy per dataset (rows) x method (columns)."""
-    stats = runs.groupby(["dataset", "method"])["accuracy"].agg(["mean", "std", "count"]).reset_index()
-    stats["cell"] = [f"{m:.3f} ± {s:.3f}" for m, s in zip(stats["mean"], stats["std"].fillna(0.0))]
+    """Mean ± std of test accuracy per dataset (rows) x method (columns), each cell marked with its
+    diverged (‡k), non-converged (◇k) and collapsed (⊘k) fits, and per kernel whose spectrum the
+    fits recorded, the mean smallest eigenvalue μ_min of the training kernel with μ_min/μ_max: how
+    indefinite the problem is (μ_min < 0) and how much."""
+    flags = runs.assign(diverged=runs["diverged"].fillna(False).astype(bool),
+                        not_converged=runs["not_converged"].fillna(False).astype(bool))
+    stats = flags.groupby(["dataset", "method"]).agg(mean=("accuracy", "mean"), std=("accuracy", "std"),
+                                                     diverged=("diverged", "sum"),
+                                                     not_converged=("not_converged", "sum")).reset_index()
+    stats = stats.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
+    stats["cell"] = [f"{row.mean:.3f} ± {0.0 if pd.isna(row.std) else row.std:.3f}"
+                     + (f" ‡{row.diverged}" if row.diverged else "")
+                     + (f" ◇{row.not_converged}" if row.not_converged else "") + collapse_mark(row)
+                     for row in stats.itertuples(index=False)]
     table = stats.pivot(index="dataset", columns="method", values="cell")
     labels = runs.drop_duplicates("method").set_index("method")["label"]
     table = table[[m for m in method_order if m in table.columns]]
     table.columns = [labels[m] for m in table.columns]
+    spectra = runs.dropna(subset=["kernel_mu_min", "kernel_mu_max"]).drop_duplicates(["dataset", "kernel", "rep"])
+    for kernel, group in spectra.groupby("kernel", sort=True):
+        mu = group.groupby("dataset")[["kernel_mu_min", "kernel_mu_max"]].mean()
+        table[f"μ_min ({kernel})"] = pd.Series({d: f"{row.kernel_mu_min:.3g} ({row.kernel_mu_min / row.kernel_mu_max:+.1e})"
+                                                 for d, row in mu.iterrows()})
     return table
 
 
@@ -68,7 +96,9 @@ def table(*, records: list[str], labels: dict[str, str], methods: list[str], cv_
     with atomic_path(csv) as tmp:
         acc.to_csv(tmp)
     caption = (f"Test accuracy (mean ± std over {reps} repetitions of a 50/50 stratified split; "
-               f"hyper-parameters by {cv_folds}-fold CV on the training half).")
+               f"hyper-parameters by {cv_folds}-fold CV on the training half). {ACCURACY_MARKS}. "
+               "μ_min (kernel): the training kernel's smallest eigenvalue, mean over the repetitions, with "
+               "μ_min/μ_max in parentheses; negative: the kernel is indefinite.")
     write_text_atomic(md, to_markdown(acc, caption))
 
 

@@ -19,7 +19,6 @@ Test points borrow columns of F from training points chosen in input space
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from kreinbench.methods.base import (
     check_int,
     check_positive,
     check_train_kernel,
+    warn_at_caller,
 )
 from kreinbench.methods.dank.partition import merged_history, partition, solve_cluster
 from kreinbench.methods.dank.solver import relative_gap
@@ -263,8 +263,8 @@ class DANK(KernelClassifierMixin):
         else:
             self._fit_partitioned(K, y_pm, p)
         if not self.converged_:
-            warnings.warn(not_converged_message(f"DANK {p['solver']}", p, self.history_[-1]["step_norm"], self.gap_),
-                          ConvergenceWarning, stacklevel=2)
+            warn_at_caller(not_converged_message(f"DANK {p['solver']}", p, self.history_[-1]["step_norm"], self.gap_),
+                          ConvergenceWarning)
         return self
 
     def _fit_exact(self, K, y, p, warm_start) -> None:

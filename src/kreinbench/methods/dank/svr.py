@@ -21,17 +21,19 @@ projected gradient with a backtracked step; the default stop is the certified re
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import (
     ConvergenceWarning,
+    KernelRegressorMixin,
     check_choice,
     check_cross_kernel,
     check_int,
     check_positive,
+    check_regression_kernel,
+    warn_at_caller,
 )
 from kreinbench.methods.dank.estimator import check_features, extended_scores, not_converged_message
 from kreinbench.methods.dank.adaptive import adaptive_matrices
@@ -77,7 +79,7 @@ def relative_mse(y_true, y_pred) -> float:
 SVR_SOLVERS = {"nesterov", "fista"}
 
 
-class DANKSVR:
+class DANKSVR(KernelRegressorMixin):
     """DANK-SVR regressor on a precomputed kernel, with features for the out-of-sample extension.
 
     Parameters
@@ -105,6 +107,10 @@ class DANKSVR:
     extension, n_neighbors, max_rank
         As for :class:`~kreinbench.methods.dank.estimator.DANK`.
 
+    ``score`` is R², as for scikit-learn's regressors (higher is better, so that
+    ``GridSearchCV`` maximizes it); the paper's relative MSE of Table 4 is 1 − R²
+    (:func:`relative_mse`).
+
     Attributes
     ----------
     alpha_ : ndarray of shape (n,)
@@ -120,7 +126,6 @@ class DANKSVR:
         ``iteration``, ``objective`` h, ``step_norm`` ‖α⁽ᵗ⁾ − α⁽ᵗ⁻¹⁾‖₂, ``gap`` (the bound), ``elapsed``.
     """
 
-    needs_spectrum = False
     needs_features = True
 
     def __init__(self, *, C=1.0, epsilon=0.1, eta="svr", tau=0.01, solver="fista", monotone=False,
@@ -178,14 +183,7 @@ class DANKSVR:
     def fit(self, K, y, X):
         """Fit on the train kernel ``K`` (n, n), real targets ``y`` (n,) and features ``X`` (n, d)."""
         p = self._validated()
-        K = np.asarray(K, dtype=float)
-        y = np.asarray(y, dtype=float)
-        if K.ndim != 2 or K.shape[0] != K.shape[1]:
-            raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
-        if y.shape != (K.shape[0],):
-            raise KreinbenchError(f"y must have shape ({K.shape[0]},) to match K, got {y.shape}")
-        if not (np.all(np.isfinite(K)) and np.all(np.isfinite(y))):
-            raise KreinbenchError("K or y contains NaN or infinite entries")
+        K, y = check_regression_kernel(K, y)
         self.X_fit_ = check_features(X, K.shape[0], "X")
         n = y.size
         self.eta_ = self._resolve_eta(p, K, y)
@@ -209,8 +207,8 @@ class DANKSVR:
         self.gap_ = res.gap
         self.history_, self.n_iter_, self.converged_ = res.history, res.n_iter, res.converged
         if not self.converged_:
-            warnings.warn(not_converged_message(f"DANK-SVR {p['solver']}", p, self.history_[-1]["step_norm"], self.gap_),
-                          ConvergenceWarning, stacklevel=2)
+            warn_at_caller(not_converged_message(f"DANK-SVR {p['solver']}", p, self.history_[-1]["step_norm"], self.gap_),
+                           ConvergenceWarning)
         return self
 
     @property
@@ -225,6 +223,3 @@ class DANKSVR:
                                 max_rank=self.max_rank)
         return extended_scores(self._F, K_cross[:, self._F.support], idx) + self.intercept_
 
-    def score(self, K_cross, y, X_test) -> float:
-        """The paper's relative MSE on a test set (lower is better; see :func:`relative_mse`)."""
-        return relative_mse(y, self.predict(K_cross, X_test))

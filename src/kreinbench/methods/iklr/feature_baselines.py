@@ -56,7 +56,9 @@ class NystromSpectrumKLR(NystromModel):
     ----------
     kernel, n_components, landmarks, rcond, random_state
         The approximation's (:class:`kreinbench.nystrom.KreinNystrom`).
-    transform : {"flip", "clip", "shift"}, default="flip"
+    correction : {"flip", "clip", "shift"}, default="flip"
+        The spectrum correction (a parameter named ``transform`` would make scikit-learn take the
+        model for a transformer).
     lam : float, default=1.0
         λ of KLR's (λ/2)αᵀK'α with the mean loss, as :class:`~kreinbench.methods.SpectrumKLR`.
     tol : float, default=1e-10
@@ -73,10 +75,10 @@ class NystromSpectrumKLR(NystromModel):
     n_iter_ : int
     """
 
-    def __init__(self, *, kernel, transform="flip", n_components=500, landmarks="uniform", rcond="auto",
+    def __init__(self, *, kernel, correction="flip", n_components=500, landmarks="uniform", rcond="auto",
                  random_state=None, lam=1.0, tol=1e-10, max_iter=100):
         self.kernel = kernel
-        self.transform = transform
+        self.correction = correction
         self.n_components = n_components
         self.landmarks = landmarks
         self.rcond = rcond
@@ -88,14 +90,14 @@ class NystromSpectrumKLR(NystromModel):
     def fit(self, X, y):
         from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 (only this model needs it)
 
-        check_choice("transform", self.transform, set(TRANSFORMS))
+        check_choice("correction", self.correction, set(TRANSFORMS))
         lam = check_positive("lam", self.lam)
         tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, minimum=1)
         Phi = self._features(X)
         self.classes_, y_pm = _labels(y, Phi.shape[0])
         Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
-        t = TRANSFORMS[self.transform](sigma)
+        t = TRANSFORMS[self.correction](sigma)
         kept = t > 0  # Clip's zeros leave the model
         G = Q @ (W[:, kept] * np.sqrt(t[kept]))
         # scikit-learn minimizes C·Σ loss + ½‖w‖², i.e. the mean loss + (λ/2)‖w‖² at C = 1/(nλ); the

@@ -29,13 +29,12 @@ from __future__ import annotations
 
 import logging
 import time
-import warnings
 
 import numpy as np
 from scipy.special import expit
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.base import ConvergenceWarning, Estimator, RunawayWarning, check_int, check_positive
+from kreinbench.methods.base import ConvergenceWarning, Estimator, RunawayWarning, check_int, check_positive, warn_at_caller
 
 log = logging.getLogger(__name__)
 
@@ -203,9 +202,9 @@ class KreinLogisticRegression(_FeatureEstimator):
                 last_log = now
             if np.linalg.norm(u) > radius:
                 self.diverged_ = True
-                warnings.warn(f"KreinLogisticRegression: iterates ran away at outer iteration {k}: ||u|| exceeds "
+                warn_at_caller(f"KreinLogisticRegression: iterates ran away at outer iteration {k}: ||u|| exceeds "
                               f"{RUNAWAY_FACTOR:g}·||Phi||/(lam·sqrt(n)) = {radius:.3g}, beyond any stationary point; "
-                              "try a larger lam", RunawayWarning, stacklevel=2)
+                              "try a larger lam", RunawayWarning)
                 break
             if dual_norm(grad) <= eps * g0 or res.nit == 0:
                 break
@@ -213,8 +212,8 @@ class KreinLogisticRegression(_FeatureEstimator):
         self.objective_ = f
         self.stationarity_ = dual_norm(grad) / g0
         if not self.diverged_ and self.stationarity_ > eps:
-            warnings.warn(f"KreinLogisticRegression stopped after {k} outer iterations at relative stationarity "
-                          f"{self.stationarity_:.3g} > eps={eps:g}", ConvergenceWarning, stacklevel=2)
+            warn_at_caller(f"KreinLogisticRegression stopped after {k} outer iterations at relative stationarity "
+                          f"{self.stationarity_:.3g} > eps={eps:g}", ConvergenceWarning)
         return self
 
     def decision_function(self, Phi):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import scipy.linalg.lapack
@@ -14,6 +13,7 @@ from kreinbench.methods.base import (
     check_int,
     check_positive,
     check_train_kernel,
+    warn_at_caller,
 )
 from kreinbench.methods.solvers.logistic import KernelLogisticMixin
 from kreinbench.methods.solvers.newton import klr_newton
@@ -55,8 +55,8 @@ class KLR(KernelLogisticMixin):
         self.n_iter_ = len(self.history_) - 1
         self.diverged_ = False
         if self.stationarity_ > 1e-6:
-            warnings.warn(f"KLR Newton stopped after {self.n_iter_} iterations at relative stationarity "
-                          f"{self.stationarity_:.3g}", ConvergenceWarning, stacklevel=3)
+            warn_at_caller(f"KLR Newton stopped after {self.n_iter_} iterations at relative stationarity "
+                          f"{self.stationarity_:.3g}", ConvergenceWarning)
         return self
 
     def lambda_path_scores(self, K, y, folds, lams) -> np.ndarray:
@@ -123,13 +123,13 @@ class SpectrumKLR(KLR):
 
     needs_spectrum = True
 
-    def __init__(self, *, transform="flip", lam=1.0, test_kernel="original", tol=1e-10, max_iter=100):
+    def __init__(self, *, correction="flip", lam=1.0, test_kernel="original", tol=1e-10, max_iter=100):
         super().__init__(lam=lam, tol=tol, max_iter=max_iter)
-        self.transform = transform
+        self.correction = correction
         self.test_kernel = test_kernel
 
     def check_params(self) -> None:
-        check_choice("transform", self.transform, {"flip", "clip", "shift"})
+        check_choice("correction", self.correction, {"flip", "clip", "shift"})
         check_choice("test_kernel", self.test_kernel, {"original", "projected"})
         self._checked_params()
 
@@ -139,7 +139,7 @@ class SpectrumKLR(KLR):
         K, _, _ = check_train_kernel(K, y)
         if spectrum is None:
             spectrum = eigendecompose(K)
-        super().fit(transformed_kernel(spectrum, self.transform), y)
+        super().fit(transformed_kernel(spectrum, self.correction), y)
         self._fitted_fold(spectrum)
         return self
 
@@ -152,7 +152,7 @@ class SpectrumKLR(KLR):
         """The transformed fold kernel, from the fold's one eigendecomposition (shared by every λ)."""
         self.check_params()
         spectrum = eigendecompose(K_tr) if spectrum is None else spectrum
-        return transformed_kernel(spectrum, self.transform), spectrum
+        return transformed_kernel(spectrum, self.correction), spectrum
 
     @staticmethod
     def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams) -> list:
@@ -181,7 +181,7 @@ class SpectrumKLR(KLR):
             mu = spectrum.eigenvalues
             keep = np.abs(mu) > spectrum.negative_tolerance()
             V = spectrum.eigenvectors[:, keep]
-            ratio = TRANSFORMS[self.transform](mu)[keep] / mu[keep]
+            ratio = TRANSFORMS[self.correction](mu)[keep] / mu[keep]
             self._test_map = V @ (ratio * (V.T @ self.alpha_))
 
     def decision_function(self, K_cross):

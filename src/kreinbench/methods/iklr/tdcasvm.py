@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import time
-import warnings
 
 import numpy as np
 
@@ -28,6 +27,7 @@ from kreinbench.methods.base import (
     check_int,
     check_positive,
     check_train_kernel,
+    warn_at_caller,
 )
 from kreinbench.methods.solvers.smo import intercept, kkt_violation, smo_solve
 from kreinbench.spectrum import Spectrum, compute_spectrum
@@ -158,8 +158,8 @@ class TDCASVM(KernelClassifierMixin):
         self.stationarity_ = kkt_violation(G, alpha, y, C)
         self.diverged_ = False
         if not converged:
-            warnings.warn(f"TDCASVM stopped at max_outer={max_outer} with relative objective change above "
-                          f"tol={tol:g} (KKT violation {self.stationarity_:.3g})", ConvergenceWarning, stacklevel=3)
+            warn_at_caller(f"TDCASVM stopped at max_outer={max_outer} with relative objective change above "
+                          f"tol={tol:g} (KKT violation {self.stationarity_:.3g})", ConvergenceWarning)
 
     def decision_function(self, K_cross):
         """Scores K_cross (y ⊙ α) + b for a cross-kernel of shape (n_test, n_train)."""

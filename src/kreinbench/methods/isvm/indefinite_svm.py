@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import time
-import warnings
 
 import numpy as np
 import scipy.linalg
@@ -35,6 +34,7 @@ from kreinbench.methods.base import (
     check_int,
     check_positive,
     check_train_kernel,
+    warn_at_caller,
 )
 from kreinbench.methods.solvers.dual_gap import wolfe_gap
 from kreinbench.methods.isvm.apg import apg
@@ -75,9 +75,10 @@ class RankOneProxyProducts:
     vᵀK₀v = zᵀΛz come from the same z: one product with Uᵀ and one with U, and none with K₀.
 
     Components with c|z_k|‖z‖ at round-off level are deflated (eigenpair (λ_k, e_k) of the
-    update).  When two undeflated λ_k are closer than round-off, the secular solver's premise
-    (strictly separated poles) fails; the call returns ``None`` and the caller falls back to a
-    dense eigendecomposition.
+    update), and eigenvalues closer than round-off are merged into one pole (the secular solver
+    needs strictly separated poles), as in the divide-and-conquer eigensolvers.  Should the
+    secular solver still fail, the call returns ``None`` and the caller falls back to a dense
+    eigendecomposition.
     """
 
     def __init__(self, spectrum: Spectrum):
@@ -103,12 +104,21 @@ class RankOneProxyProducts:
         neg_deflated = deflated & (lam < 0)
         r[neg_deflated] = lam[neg_deflated] * z[neg_deflated]
         sum_sq = float(lam[neg_deflated] @ lam[neg_deflated])
-        keep = ~deflated
-        lam_k, z_k = lam[keep], z[keep]
-        if lam_k.size == 0 or lam_k[0] >= 0:
+        keep = np.flatnonzero(~deflated)
+        if keep.size == 0 or lam[keep[0]] >= 0:
             return r, sum_sq
-        if np.any(np.diff(lam_k) <= self.tol * max(1.0, w)):
-            return None
+        # Poles closer than round-off (a repeated eigenvalue: e.g. the zeros of a low-rank K₀) are
+        # one pole: rotating the cluster's eigenvectors so that z lies along one of them, u = z_g/‖z_g‖,
+        # leaves the others eigenvectors of M with the cluster's eigenvalue, orthogonal to z (no share
+        # of M₋z; their μ² still count in Σ_{μ<0} μ²).
+        starts = np.flatnonzero(np.r_[True, np.diff(lam[keep]) > self.tol * max(1.0, w)])
+        sizes = np.diff(np.r_[starts, keep.size])
+        lam_k = np.add.reduceat(lam[keep], starts) / sizes
+        z_k = np.sqrt(np.add.reduceat(z[keep] ** 2, starts))
+        if lam_k[0] >= 0:  # a round-off cluster about 0 was the only negative eigenvalue
+            return r, sum_sq
+        tied = lam_k < 0
+        sum_sq += float((sizes[tied] - 1) @ lam_k[tied] ** 2)
         d = np.sqrt(lam_k - lam_k[0])
         zn = z_k / np.sqrt(float(z_k @ z_k))
         w_k = c * float(z_k @ z_k)
@@ -128,7 +138,9 @@ class RankOneProxyProducts:
         if count:
             mu, Q = mu[:count], Q[:count]
             np.divide(z_k, Q, out=Q)
-            r[keep] = (mu * (Q @ z_k) / np.einsum("ij,ij->i", Q, Q)) @ Q
+            r_k = (mu * (Q @ z_k) / np.einsum("ij,ij->i", Q, Q)) @ Q
+            # back from each cluster's direction u to K₀'s eigenvectors: r_g = r_k · z_g/‖z_g‖
+            r[keep] = np.repeat(r_k / z_k, sizes) * z[keep]
             sum_sq += float(mu @ mu)
         return r, sum_sq
 
@@ -323,9 +335,9 @@ class IndefiniteSVM(KernelClassifierMixin):
             self._test_coef = self._proxy_test_coefficients(objective, spectrum)
         if not converged:
             rule = "the Frank–Wolfe gap" if solver == "apg" else "the relative change of f"
-            warnings.warn(f"IndefiniteSVM {solver} stopped at max_iter={max_iter} before {rule} "
+            warn_at_caller(f"IndefiniteSVM {solver} stopped at max_iter={max_iter} before {rule} "
                           f"fell below tol={tol:g} (projected-gradient norm {self.stationarity_:.3g})",
-                          ConvergenceWarning, stacklevel=2)
+                          ConvergenceWarning)
         return self
 
     def supports_grid_path(self, grid: dict) -> bool:

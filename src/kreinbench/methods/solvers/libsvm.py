@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from kreinbench.implicit_kernel import is_implicit
-from kreinbench.methods.base import ConvergenceWarning
+from kreinbench.methods.base import ConvergenceWarning, warn_at_caller
 
 # libsvm's cache of kernel rows when it computes the kernel itself (scikit-learn's default is 200 MB;
 # at ijcnn1's 49 990 points one row is 0.4 MB).
@@ -35,6 +35,6 @@ def libsvm_dual(K, y_pm: np.ndarray, C: float, *, tol: float = 1e-3,
     alpha[svc.support_] = np.abs(svc.dual_coef_[0])
     hit_limit = any("max_iter" in str(w.message) for w in caught)
     if hit_limit:
-        warnings.warn(f"libsvm stopped at max_iter={max_iter} before reaching tol={tol:g}",
-                      ConvergenceWarning, stacklevel=3)
+        warn_at_caller(f"libsvm stopped at max_iter={max_iter} before reaching tol={tol:g}",
+                      ConvergenceWarning)
     return alpha, float(svc.intercept_[0]), int(np.asarray(svc.n_iter_).sum())
