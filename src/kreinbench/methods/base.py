@@ -75,8 +75,16 @@ def check_train_kernel(K, y, *, implicit: bool = False) -> tuple[np.ndarray, np.
     """
     K = _train_kernel(K, y, implicit)
     # Labels and finiteness before squareness: their messages say more about a wrong input.
-    y = _labels(y, K.shape[0])
+    y_pm, classes = binary_labels(y, K.shape[0])
     _check_finite(K, "K")
+    if K.shape[0] != K.shape[1]:
+        raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
+    return K, y_pm, classes
+
+
+def binary_labels(y, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Labels of two classes for n points as ±1 (+1: the larger class label), and the classes."""
+    y = _labels(y, n)
     classes = np.unique(y)
     if classes.size == 1:
         raise KreinbenchError(f"y has 1 class ({classes[0]!r}): a binary classifier needs both classes in its "
@@ -84,10 +92,7 @@ def check_train_kernel(K, y, *, implicit: bool = False) -> tuple[np.ndarray, np.
     if classes.size != 2:
         raise KreinbenchError(f"Only binary classification is supported: y has {classes.size} classes "
                               f"({classes[:5]}); kreinbench.methods.multiclass.OneVsRest fits one per class")
-    if K.shape[0] != K.shape[1]:
-        raise KreinbenchError(f"K must be a square (n, n) kernel matrix, got shape {K.shape}")
-    y_pm = np.where(y == classes[1], 1.0, -1.0)
-    return K, y_pm, classes
+    return np.where(y == classes[1], 1.0, -1.0), classes
 
 
 def _train_kernel(K, y, implicit: bool):
@@ -254,7 +259,7 @@ def _same(value, default) -> bool:
         return False
 
 
-def _fitted_only(method, fitted_attribute: str = "classes_"):
+def fitted_only(method, fitted_attribute: str = "classes_"):
     """``method`` raising scikit-learn's ``NotFittedError`` (a ``ValueError`` and an
     ``AttributeError``) on an estimator that has not been fitted, instead of an ``AttributeError``
     on whichever fitted attribute it reads first, and a ``ValueError`` naming the estimator on a
@@ -303,7 +308,7 @@ class _KernelModel(Estimator):
         if "fit" in vars(cls):
             cls.fit = _recording_width(cls.fit)
         if cls._checked_method in vars(cls):
-            setattr(cls, cls._checked_method, _fitted_only(vars(cls)[cls._checked_method], cls._fitted_attribute))
+            setattr(cls, cls._checked_method, fitted_only(vars(cls)[cls._checked_method], cls._fitted_attribute))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -26,17 +26,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import check_choice, check_int, check_positive
 from kreinbench.methods.iklr.features import NystromModel
 from kreinbench.spectrum import TRANSFORMS
-
-
-def _labels(y, n: int):
-    classes = np.unique(y)
-    if classes.size != 2 or len(y) != n:
-        raise KreinbenchError(f"needs {n} labels of two classes, got {len(y)} labels of {classes.size} classes")
-    return classes, np.where(np.asarray(y) == classes[1], 1.0, -1.0)
 
 
 def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):
@@ -94,8 +86,8 @@ class NystromSpectrumKLR(NystromModel):
         lam = check_positive("lam", self.lam)
         tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, minimum=1)
+        X, y_pm = self._rows_and_labels(X, y)
         Phi = self._features(X)
-        self.classes_, y_pm = _labels(y, Phi.shape[0])
         Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
         t = TRANSFORMS[self.correction](sigma)
         kept = t > 0  # Clip's zeros leave the model
@@ -137,6 +129,8 @@ class NystromKSVM(NystromModel):
     classes_ : ndarray of shape (2,)
     support_ : ndarray
         Indices of the support vectors.
+    n_iter_ : int
+        libsvm's iterations.
     """
 
     def __init__(self, *, kernel, n_components=500, landmarks="uniform", rcond="auto", random_state=None, C=1.0,
@@ -156,12 +150,13 @@ class NystromKSVM(NystromModel):
         C = check_positive("C", self.C)
         tol = check_positive("tol", self.tol)
         max_iter = check_int("max_iter", self.max_iter, minimum=-1)
+        X, y_pm = self._rows_and_labels(X, y)
         Phi = self._features(X)
-        self.classes_, y_pm = _labels(y, Phi.shape[0])
         Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
         Psi = Q @ W
         svm = SVC(kernel="linear", C=C, tol=tol, max_iter=max_iter).fit(Psi * np.sqrt(np.abs(sigma)), y_pm)
         self.support_ = svm.support_
+        self.n_iter_ = int(svm.n_iter_[0])
         # libsvm's dual_coef_ is y ⊙ α on the support vectors: Ψᵀ(y ⊙ α) from their rows only.
         psi_c = Psi[svm.support_].T @ svm.dual_coef_.ravel()
         self.coef_ = (self.nystrom_.signature_[:, None] * R.T) @ (W @ (np.sign(sigma) * psi_c))

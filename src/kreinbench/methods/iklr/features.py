@@ -34,7 +34,16 @@ import numpy as np
 from scipy.special import expit
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.base import ConvergenceWarning, Estimator, RunawayWarning, check_int, check_positive, warn_at_caller
+from kreinbench.methods.base import (
+    ConvergenceWarning,
+    Estimator,
+    RunawayWarning,
+    binary_labels,
+    check_int,
+    check_positive,
+    fitted_only,
+    warn_at_caller,
+)
 
 log = logging.getLogger(__name__)
 
@@ -64,12 +73,20 @@ def _spectral_norm(A: np.ndarray, iterations: int = 50, rtol: float = 1e-6) -> f
 
 class _FeatureEstimator(Estimator):
     """``get_params``/``set_params``/``clone`` as every estimator here, but on feature rows: not
-    the ``pairwise`` kernel input that :class:`~kreinbench.methods.base.Estimator` declares."""
+    the ``pairwise`` kernel input that :class:`~kreinbench.methods.base.Estimator` declares; a
+    binary classifier to scikit-learn (stratified folds in its model selection)."""
+
+    _estimator_type = "classifier"
 
     def __sklearn_tags__(self):
         from sklearn.base import BaseEstimator  # noqa: PLC0415 (only scikit-learn calls this)
+        from sklearn.utils import ClassifierTags  # noqa: PLC0415
 
-        return BaseEstimator.__sklearn_tags__(self)
+        tags = BaseEstimator.__sklearn_tags__(self)
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.target_tags.required = True
+        return tags
 
 
 class KreinLogisticRegression(_FeatureEstimator):
@@ -127,12 +144,8 @@ class KreinLogisticRegression(_FeatureEstimator):
             raise KreinbenchError(f"KreinLogisticRegression: features of shape {Phi.shape} need "
                                   f"{Phi.shape[1] if Phi.ndim == 2 else '?'} finite nonzero eigenvalues (their signs "
                                   f"are the signature), got shape {eigenvalues.shape}")
-        classes = np.unique(y)
-        if classes.size != 2 or len(y) != Phi.shape[0]:
-            raise KreinbenchError(f"KreinLogisticRegression: needs {Phi.shape[0]} labels of two classes, got "
-                                  f"{len(y)} labels of {classes.size} classes")
-        return Phi, np.where(np.asarray(y) == classes[1], 1.0, -1.0), eigenvalues, classes, lam, tau, eps, \
-            max_outer, max_inner
+        y_pm, classes = binary_labels(y, Phi.shape[0])
+        return Phi, y_pm, eigenvalues, classes, lam, tau, eps, max_outer, max_inner
 
     def fit(self, Phi, y, *, eigenvalues):
         """Fit on features ``Phi`` (n × r), the eigenvalues behind them (r nonzero: their signs are
@@ -232,22 +245,48 @@ class KreinLogisticRegression(_FeatureEstimator):
 
 
 class NystromModel(_FeatureEstimator):
-    """A model linear in the Kreĭn Nyström features of the rows: ``fit(X, y)`` computes them
-    (:meth:`_features`) and sets ``coef_`` and ``intercept_``; scores come in row blocks."""
+    """A model linear in the Kreĭn Nyström features of the rows: ``fit(X, y)`` validates the rows
+    and labels (:meth:`_rows_and_labels`), computes the features (:meth:`_features`) and sets
+    ``coef_`` and ``intercept_``; scores come in row blocks."""
+
+    def _rows_and_labels(self, X, y) -> tuple[np.ndarray, np.ndarray]:
+        """Rows as scikit-learn's ``check_X_y`` takes them (its messages for sparse, complex, NaN or
+        empty input) and the labels as ±1, setting ``classes_`` and ``n_features_in_``."""
+        from sklearn.utils.validation import check_X_y  # noqa: PLC0415 (these models import scikit-learn anyway)
+
+        if y is None:
+            raise KreinbenchError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        X, _ = check_X_y(X, np.zeros(len(y)) if hasattr(y, "__len__") else y, dtype=np.float64)
+        y_pm, self.classes_ = binary_labels(y, X.shape[0])
+        self.n_features_in_ = X.shape[1]
+        return X, y_pm
 
     def _features(self, X) -> np.ndarray:
+        from kreinbench.kernels import resolve_params  # noqa: PLC0415
         from kreinbench.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.nystrom imports the kernels)
 
-        self.nystrom_ = KreinNystrom(self.kernel, n_components=self.n_components, landmarks=self.landmarks,
+        kernel = self.kernel if callable(self.kernel) else resolve_params(self.kernel, X.shape[1])
+        m = self.n_components
+        if isinstance(m, (int, np.integer)) and m > X.shape[0]:
+            # as scikit-learn's Nystroem: every row is a landmark (the approximation is then exact)
+            warn_at_caller(f"{type(self).__name__}: n_components={m} > n_samples={X.shape[0]}; "
+                           f"n_components={X.shape[0]} is used", UserWarning)
+            m = X.shape[0]
+        self.nystrom_ = KreinNystrom(kernel, n_components=m, landmarks=self.landmarks,
                                      random_state=self.random_state, rcond=self.rcond).fit(X)
         return self.nystrom_.transform(X)
 
     def decision_function(self, X):
         """Scores of the rows ``X``, in row blocks (no n_test × m feature matrix)."""
-        return self.nystrom_.linear_scores(X, self.coef_) + self.intercept_
+        from sklearn.utils.validation import check_array  # noqa: PLC0415
+
+        return self.nystrom_.linear_scores(check_array(X, dtype=np.float64), self.coef_) + self.intercept_
+
+    decision_function = fitted_only(decision_function, "coef_")
 
     def predict(self, X):
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)  # first: it raises NotFittedError before classes_ is read
+        return self.classes_[(scores > 0).astype(int)]
 
     def score(self, X, y):
         return float(np.mean(self.predict(X) == np.asarray(y)))
@@ -290,6 +329,7 @@ class NystromIKLR(NystromModel):
         self.max_inner = max_inner
 
     def fit(self, X, y):
+        X, _ = self._rows_and_labels(X, y)
         Phi = self._features(X)
         self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
                                               max_inner=self.max_inner)
