@@ -220,7 +220,7 @@ def fitted_attributes(est) -> list[str]:
 @pytest.mark.parametrize("case,message", [
     ("non-square", r"K must be a square \(n, n\) kernel matrix, got shape \(30, 29\)"),
     ("nan", "K contains NaN"),
-    ("three-classes", "exactly 2 classes, got 3"),
+    ("three-classes", "Only binary classification is supported: y has 3 classes"),
     ("short-y", r"y must have shape \(30,\)"),
     ("regularizer-zero", "parameter {reg} must be > 0, got 0"),
     ("regularizer-negative", "parameter {reg} must be > 0, got -1"),
@@ -266,7 +266,8 @@ def test_bad_cross_kernel_is_named(problem, name, case):
     K_cross = {"columns": problem.K_test[:, :-1], "vector": problem.K_test[0],
                "nan": np.where(np.eye(7, 30, dtype=bool), np.nan, problem.K_test)}[case]
     args = (problem.X_test,) if ESTIMATORS[name].needs_features else ()
-    message = "K_cross contains NaN" if case == "nan" else r"K_cross must have shape \(n_test, 30\)"
+    message = {"nan": "K_cross contains NaN", "columns": r"K_cross must have shape \(n_test, 30\)",
+               "vector": r"Expected a 2-d K_cross of shape \(n_test, 30\), got 1-d"}[case]
     with pytest.raises(KreinbenchError, match=message):
         est.decision_function(K_cross, *args)
 

@@ -57,7 +57,7 @@ def test_every_embedded_dataset_fetches_and_parses_offline(tmp_path, name):
 
 def test_known_sizes_of_bundled_datasets(tmp_path):
     sizes = {"sonar": (208, 60), "monk-2": (432, 6), "heart": (270, 13), "ionosphere": (351, 33),
-             "breast-cancer-wdbc": (569, 30)}
+             "breast-cancer-wdbc": (569, 30), "wisconsin": (683, 9), "haberman-keel": (306, 3)}
     for name, shape in sizes.items():
         spec = get_dataset(name)
         manifest = fetch_dataset(spec, tmp_path / name / "manifest.json")

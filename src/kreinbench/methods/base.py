@@ -87,7 +87,7 @@ def binary_labels(y, n: int) -> tuple[np.ndarray, np.ndarray]:
     y = _labels(y, n)
     classes = np.unique(y)
     if classes.size == 1:
-        raise KreinbenchError(f"y has 1 class ({classes[0]!r}): a binary classifier needs both classes in its "
+        raise KreinbenchError(f"y has 1 class ({classes[0]}): a binary classifier needs both classes in its "
                               "training set")
     if classes.size != 2:
         raise KreinbenchError(f"Only binary classification is supported: y has {classes.size} classes "
