@@ -500,20 +500,20 @@ def test_rerun_only_when_parameters_change(twin, mirror):
     assert dry_run_jobs(twin, config) == {}
     changed_grid = make_config(mirror)
     changed_grid["methods"]["iklr"]["grid"]["lam"] = [0.1, 2.0]
-    assert dry_run_jobs(twin, changed_grid) == {"fit": 2, "table": 1, "table_html": 1, "all": 1}
+    assert dry_run_jobs(twin, changed_grid) == {"fit": 2, "table": 1, "table_html": 1, "headline": 1, "all": 1}
     changed_kernel = make_config(mirror)
     changed_kernel["kernels"]["tl1"]["tau_factor"] = 0.8
-    assert dry_run_jobs(twin, changed_kernel) == {"kernel_tl1": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "all": 1}
+    assert dry_run_jobs(twin, changed_kernel) == {"kernel_tl1": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "headline": 1, "all": 1}
     changed_seed = make_config(mirror)
     changed_seed["seed"] = 12
-    assert dry_run_jobs(twin, changed_seed) == {"split": 2, "kernel_tl1": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "all": 1}
+    assert dry_run_jobs(twin, changed_seed) == {"split": 2, "kernel_tl1": 2, "spectrum": 2, "fit": 2, "table": 1, "table_html": 1, "headline": 1, "all": 1}
 
 
 def test_label_change_reruns_only_table_and_figure(labelled, mirror):
     assert "| IKLR (TL1) |" in (labelled / "results/tables/accuracy.md").read_text()
     relabelled = labelled_config(mirror)
     relabelled["methods"]["iklr"]["label"] = "IKLR renamed"
-    assert dry_run_jobs(labelled, relabelled) == {"table": 1, "table_html": 1, "figure": 1, "all": 1}
+    assert dry_run_jobs(labelled, relabelled) == {"table": 1, "table_html": 1, "headline": 1, "figure": 1, "all": 1}
     fits = fit_mtimes(labelled)
     try:
         with config_written(labelled, relabelled):
