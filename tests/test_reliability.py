@@ -532,7 +532,8 @@ def test_reordering_config_keys_reruns_nothing(labelled, mirror):
 def test_grid_change_reruns_fits_whatever_the_key_order(labelled, mirror):
     changed = reversed_keys(labelled_config(mirror))
     changed["methods"]["iklr"]["grid"]["lam"] = [0.1, 2.0]
-    assert dry_run_jobs(labelled, changed) == {"fit": 1, "table": 1, "table_html": 1, "figure": 1, "all": 1}
+    assert dry_run_jobs(labelled, changed) == {"fit": 1, "table": 1, "table_html": 1, "headline": 1, "figure": 1,
+                                               "all": 1}
 
 
 def test_kernel_instance_ids_ignore_key_order():

@@ -238,9 +238,10 @@ def test_every_job_went_through_sbatch(slurm, runs):
     assert all(job["Partition"] == "ci" and job["Account"] == "kreinbench" for job in jobs)
     groups = [re.search(r"--comment (\S+)", call).group(1) for call in sbatch_calls]
     assert groups == ["rule_data_fetch_split"] * 2 + ["rule_dataset_rep_fit_kernel_tl1_spectrum", "rule_table"]
-    # Only the second-long local rules (the environment record, the HTML table) and the target
+    # Only the second-long local rules (the environment record, the HTML table, the headline) and the target
     # pseudo-rule `all` ran on the submit host.
-    assert sorted(re.findall(r"^localrule (\w+):", log, flags=re.M)) == ["all", "environment", "table_html"]
+    assert sorted(re.findall(r"^localrule (\w+):", log, flags=re.M)) == ["all", "environment", "headline",
+                                                                          "table_html"]
     assert (slurm_dir / "results/tables/accuracy.csv").exists()
 
 

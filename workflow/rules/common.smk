@@ -112,7 +112,11 @@ HEADLINE = "results/report/headline.html"
 def headline_tables():
     """The tables the report's first page shows: accuracy (when the config fits methods) and the
     agreement with the papers (when it has paper tables)."""
-    return [t for t in final_targets() + agreement_targets() if t.endswith(("accuracy.md", "agreement.md"))]
+    return [
+        t
+        for t in final_targets() + agreement_targets()
+        if t.endswith(("accuracy.md", "agreement.md"))
+    ]
 
 
 def headline_targets():
