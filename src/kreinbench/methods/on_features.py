@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils._available_if import available_if
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from kreinbench.errors import KreinbenchError
