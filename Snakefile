@@ -2,7 +2,7 @@
 # every rule lives in workflow/rules/ and all logic in src/kreinbench/.
 from snakemake.utils import min_version
 
-import kreinbench.plan as plan
+import kreinbench.pipeline.plan as plan
 
 min_version("9.0")
 

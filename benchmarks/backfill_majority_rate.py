@@ -3,7 +3,7 @@
 Usage: KREINBENCH_MIRROR=../shared/datasets .venv/bin/python benchmarks/backfill_majority_rate.py paper-iklr [...]
 
 Fit records now carry ``majority_rate`` (the share of the test half's largest class) and
-``predicted_majority_share`` (kreinbench.collapse); a record made before cannot get the second
+``predicted_majority_share`` (kreinbench.report.collapse); a record made before cannot get the second
 without refitting, but the first is a property of the split alone. This rebuilds the run's splits
 with the pipeline's own ``split`` rule (the record's config and ``--config`` values, the same
 seeds), in a scratch directory, and writes the column into ``records/runs.csv.gz``; the record's
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from kreinbench.data.split import read_split
-from kreinbench.reproduction import run_overrides
+from kreinbench.report.reproduction import run_overrides
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTE = ("- `majority_rate` in records/runs.csv.gz was added after the run by benchmarks/backfill_majority_rate.py "

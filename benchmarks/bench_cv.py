@@ -8,7 +8,7 @@ estimator, fixed params, 7-value λ grid and 5 folds from config.yaml; an RBF σ
 ``sigma = 1`` instance: the target is about the λ grid), times, interleaved, medians of
 ``--repeats``:
 
-- ``cv_path``: :func:`kreinbench.selection.cross_validate` as the fit stage calls it (the
+- ``cv_path``: :func:`kreinbench.methods.selection.cross_validate` as the fit stage calls it (the
   estimator's λ path: shared spectral step / eigendecomposition, IKLR lock step, KLR warm starts);
 - ``cv_plain``: the same with ``paths=False`` (every fold and λ fitted on its own: before);
 - ``single``: one fit at the λ CV chose with the cached spectrum given (the stage's ``train_time``);
@@ -32,16 +32,16 @@ import pandas as pd
 import yaml
 from threadpoolctl import threadpool_limits
 
-from kreinbench import plan
+from kreinbench.pipeline import plan
 from kreinbench.atomic import write_text_atomic
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import split_dataset
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import ESTIMATORS
-from kreinbench.selection import cross_validate
-from kreinbench.spectrum import compute_spectrum
+from kreinbench.methods.selection import cross_validate
+from kreinbench.linalg.spectrum import compute_spectrum
 from bench_iklr import median_times
 
 CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"

@@ -26,7 +26,7 @@ Rows (``method``):
 - ``eigh``, ``cholesky``, ``lanczos-mu-max``: the spectral building blocks alone;
 - ``matvec-f64`` / ``matvec-f32``: one kernel product (median of 50), to weigh float32 storage;
 - ``cv-shared`` / ``cv-plain``: 5-fold CV over 5 λ by :func:`cross_validate_lambda`
-  (one spectral step shared by all folds and λ) and by :func:`kreinbench.selection.cross_validate`
+  (one spectral step shared by all folds and λ) and by :func:`kreinbench.methods.selection.cross_validate`
   (every fold fit on its own); ``ratio_to_single`` divides by ``iklr-eigen``; ``cv_*_s`` split the
   last ``cv-shared`` run into its parts.
 - ``--lanczos`` adds ``eigsh-lambda-min`` (Lanczos for μ_min, why it is not used: 49–100 s at n = 1000).
@@ -58,10 +58,10 @@ from kreinbench.atomic import write_text_atomic
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
-from kreinbench.kernels import tl1
+from kreinbench.linalg.kernels import tl1
 from kreinbench.methods import IKLR, ConvergenceWarning
-from kreinbench.selection import cross_validate, stratified_folds
-from kreinbench.spectrum import Spectrum, _mu_max
+from kreinbench.methods.selection import cross_validate, stratified_folds
+from kreinbench.linalg.spectrum import Spectrum, _mu_max
 from sampling import scaled_half_split
 
 CV_LAMS = [1e-3, 1e-2, 1e-1, 1.0, 10.0]
@@ -72,7 +72,7 @@ SMALL = 1000  # sizes up to this get 2 * repeats + 1 runs
 
 def cross_validate_lambda(K, y, lams, *, n_folds: int = 5, seed: int = 0, **params) -> dict:
     """Stratified k-fold CV of IKLR over a λ grid on slices of the cached kernel ``K``, by
-    :meth:`IKLR.lambda_path_scores` on the folds of :func:`kreinbench.selection.cross_validate`
+    :meth:`IKLR.lambda_path_scores` on the folds of :func:`kreinbench.methods.selection.cross_validate`
     (the pipeline's CV path), with the wall time of its parts.
 
     Returns ``{"lams", "fold_scores" (n_lams × n_folds accuracies), "cv_accuracy", "best_lam",

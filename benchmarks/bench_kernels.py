@@ -27,8 +27,8 @@ import scipy.linalg
 from scipy.spatial.distance import cdist
 
 from kreinbench.atomic import write_text_atomic
-from kreinbench.kernels import kernel_function, resolve_params
-from kreinbench.spectrum import KINDS, compute_spectrum
+from kreinbench.linalg.kernels import kernel_function, resolve_params
+from kreinbench.linalg.spectrum import KINDS, compute_spectrum
 
 REFERENCES = {
     "tl1": lambda X, tau: np.maximum(tau - cdist(X, X, "cityblock"), 0.0),

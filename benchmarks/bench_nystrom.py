@@ -43,7 +43,7 @@ from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import read_split, split_dataset, write_split
 from kreinbench.experiments.scale import _test_scores, scale_point, training_rows
-from kreinbench.kernels import kernel_function, resolve_params
+from kreinbench.linalg.kernels import kernel_function, resolve_params
 
 SEED, LAM, C = 2024, 1e-4, 1.0  # scale.yaml's seed, λ and C
 SPLITS = {"eeg": {"protocol": "random", "test_size": 0.5}, "ijcnn1": None}  # None: the registry's (provided parts)

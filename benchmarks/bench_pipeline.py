@@ -27,7 +27,7 @@ import pandas as pd
 import yaml
 
 import pipeline_bench
-from kreinbench import plan
+from kreinbench.pipeline import plan
 from kreinbench.atomic import write_text_atomic
 
 REPO = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ Settings of Table 2 for ijcnn1: Gaussian kernel with 1/(2σ²) = 2, C = 32; η =
 features as shipped (LIBSVM scales them to [−1, 1]).  Prints one row per v with the measured
 errors beside Theorem 7's bounds and the trivial ones, and the screening counts of condition (21)
 (the paper: 214 SVs, 1,786 non-SVs, 723 screened for v = 10).  Writes results/bench/dank_fig6.csv.
-The same experiment is the pipeline's rule ``dank_fig6`` (kreinbench.stages.dank_figures), with the figure.
+The same experiment is the pipeline's rule ``dank_fig6`` (kreinbench.pipeline.stages.dank_figures), with the figure.
 """
 
 from __future__ import annotations

@@ -32,10 +32,10 @@ from threadpoolctl import threadpool_limits
 
 import pipeline_rows as rows
 from kreinbench.data.registry import spec_from_entry
-from kreinbench.kernels import rbf
+from kreinbench.linalg.kernels import rbf
 from kreinbench.methods import estimator_class
-from kreinbench.selection import cross_validate
-from kreinbench.stages.fit import seeded
+from kreinbench.methods.selection import cross_validate
+from kreinbench.pipeline.stages.fit import seeded
 
 DATASETS = {"heart-uci": "heart", "monks1": "monks1"}  # config name: the paper's
 

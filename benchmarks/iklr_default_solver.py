@@ -42,7 +42,7 @@ from kreinbench.data.parse import ParsedData, parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import make_split
 from kreinbench.data.synthetic import blobs
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR, ConvergenceWarning, RunawayWarning
 
 # Table III's small sets under the paper's names (the UCI files through the mirror).

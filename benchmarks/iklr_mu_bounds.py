@@ -31,7 +31,7 @@ from threadpoolctl import threadpool_limits
 
 import pipeline_rows as rows
 from kreinbench.data.registry import spec_from_entry
-from kreinbench.kernels import tl1
+from kreinbench.linalg.kernels import tl1
 
 REPS = range(1, 11)
 # Table II's μ_min, μ_max and training sizes (n / 2).

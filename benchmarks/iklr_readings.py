@@ -63,8 +63,8 @@ from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import make_split
-from kreinbench.kernels import kernel_matrices, resolve_params
-from kreinbench.selection import stratified_folds
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
+from kreinbench.methods.selection import stratified_folds
 
 GRID = [1e-4, 1e-3, 0.01, 0.1, 1, 5, 10]
 RECORDS = Path(__file__).resolve().parents[1] / "reproductions/paper-iklr/records/runs.csv.gz"

@@ -29,7 +29,7 @@ from threadpoolctl import threadpool_limits
 import pipeline_rows as rows
 from kreinbench.data.parse import ParsedData
 from kreinbench.data.registry import spec_from_entry
-from kreinbench.kernels import tl1
+from kreinbench.linalg.kernels import tl1
 
 REPS = range(1, 11)
 PAPER = {"climate": (0.174, 1944.7), "breast-cancer": (-4.408, 1593.0)}  # Table II's μ_min, μ_max

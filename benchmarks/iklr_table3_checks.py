@@ -31,7 +31,7 @@ from threadpoolctl import threadpool_limits
 
 import pipeline_rows as rows
 from kreinbench.data.registry import spec_from_entry
-from kreinbench.kernels import tl1
+from kreinbench.linalg.kernels import tl1
 
 REPS = range(1, 11)
 KERNEL_SETS = ("sonar-uci", "climate", "ionosphere-uci", "heart-uci", "australian", "diabetic")

@@ -26,10 +26,10 @@ from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import split_dataset
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR
-from kreinbench.plan import dataset_config_entry
-from kreinbench.selection import cross_validate
+from kreinbench.pipeline.plan import dataset_config_entry
+from kreinbench.methods.selection import cross_validate
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "workflow/configs/paper-iklr.yaml"

@@ -27,9 +27,9 @@ import pandas as pd
 
 from bench_nystrom import load_split, tl1
 from kreinbench.experiments.scale import peak_rss_mib
-from kreinbench.kernels import kernel_function
+from kreinbench.linalg.kernels import kernel_function
 from kreinbench.methods import IKLR
-from kreinbench.spectrum import compute_spectrum
+from kreinbench.linalg.spectrum import compute_spectrum
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = ("ccicp-gd", "ccicp-sgd", "cccp-gd")

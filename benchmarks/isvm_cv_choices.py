@@ -3,7 +3,7 @@
 Run: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=src:benchmarks python
 benchmarks/isvm_cv_choices.py --dataset sonar-uci --reps 1 --variants apg smm spgm``.
 
-Runs :func:`kreinbench.selection.cross_validate` as a paper-isvm fit job does (every σ's noisy-rbf
+Runs :func:`kreinbench.methods.selection.cross_validate` as a paper-isvm fit job does (every σ's noisy-rbf
 kernel, the config's grid, folds and seeds), once per variant: ``smm``/``spgm`` (separate fits by
 the paper's solver, today's CV) and ``apg`` (``cv_solver="apg"``: the warm-started grid path).
 Prints the chosen (σ, C, ρ), the CV accuracy and the CV seconds of each.
@@ -17,8 +17,8 @@ import time
 from isvm_cv_profile import ROOT, paper_kernels, paper_split
 
 from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM
-from kreinbench.plan import spectrum_kind
-from kreinbench.selection import cross_validate
+from kreinbench.pipeline.plan import spectrum_kind
+from kreinbench.methods.selection import cross_validate
 
 
 def main() -> None:

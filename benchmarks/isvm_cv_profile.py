@@ -5,7 +5,7 @@ Run: ``OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks
 
 Builds a fit job's inputs as the pipeline does (registry dataset, the config's split, seed and
 noisy-rbf kernels for every σ of workflow/configs/paper-isvm.yaml), then runs the CV fits of
-:func:`kreinbench.selection.separate_fit_scores` one at a time (same folds, same shared per-fold
+:func:`kreinbench.methods.selection.separate_fit_scores` one at a time (same folds, same shared per-fold
 spectrum), timing each.  ``--folds`` restricts to some folds (a fit job runs all 5; its CV time
 is about 5× one fold's).  Writes one CSV row per fit to ``--out``.
 """
@@ -26,10 +26,10 @@ from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import make_split
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM
-from kreinbench.selection import param_grid, read_only, stratified_folds
-from kreinbench.spectrum import compute_spectrum
+from kreinbench.methods.selection import param_grid, read_only, stratified_folds
+from kreinbench.linalg.spectrum import compute_spectrum
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "workflow/configs/paper-isvm.yaml"

@@ -20,9 +20,9 @@ import numpy as np
 
 from kreinbench.data.split import read_split
 from kreinbench.experiments.scale import training_rows
-from kreinbench.kernels import kernel_function, resolve_params
+from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.methods.iklr.features import KreinLogisticRegression
-from kreinbench.nystrom import KreinNystrom
+from kreinbench.linalg.nystrom import KreinNystrom
 
 
 def main() -> None:

@@ -28,11 +28,11 @@ from threadpoolctl import threadpool_limits
 import pipeline_rows as rows
 from kreinbench.data.parse import ParsedData
 from kreinbench.data.registry import spec_from_entry
-from kreinbench.kernels import rbf, tl1
+from kreinbench.linalg.kernels import rbf, tl1
 from kreinbench.methods import estimator_class
-from kreinbench.plan import spectrum_kind
-from kreinbench.selection import cross_validate
-from kreinbench.stages.fit import seeded
+from kreinbench.pipeline.plan import spectrum_kind
+from kreinbench.methods.selection import cross_validate
+from kreinbench.pipeline.stages.fit import seeded
 
 # Table III's columns and MM'17's CCICP (config method names).
 METHODS = ("klr-rbf", "flip-klr", "clip-klr", "shift-klr", "tdcasvm", "ksvm", "ccicp-gd", "ccicp-sgd", "ccicp-gd-mm17")

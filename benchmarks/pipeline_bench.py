@@ -21,7 +21,9 @@ import h5py
 import numpy as np
 import pandas as pd
 
-from kreinbench import cache, plan
+from kreinbench.linalg import cache
+
+from kreinbench.pipeline import plan
 from kreinbench.errors import KreinbenchError
 
 MB = 2**20
@@ -58,7 +60,7 @@ def job_kernel_files(config: dict, rule: str, job: str) -> list[str]:
 
 
 def logged_peak_rss(log: Path) -> tuple[float, float]:
-    """(peak RSS, RSS after imports) in bytes from a job's log (kreinbench.stages.runner), NaN if absent."""
+    """(peak RSS, RSS after imports) in bytes from a job's log (kreinbench.pipeline.stages.runner), NaN if absent."""
     text = log.read_text() if log.exists() else ""
     found = PEAK_RSS.findall(text)
     return (float(found[-1][0]) * MB, float(found[-1][1]) * MB) if found else (np.nan, np.nan)
@@ -66,7 +68,7 @@ def logged_peak_rss(log: Path) -> tuple[float, float]:
 
 def logged_startup(log: Path) -> float:
     """Seconds from a job's process start to its stage (interpreter, Snakemake's preamble, the
-    script's imports), as the job logged them (kreinbench.stages.runner), NaN if absent."""
+    script's imports), as the job logged them (kreinbench.pipeline.stages.runner), NaN if absent."""
     found = STARTUP.findall(log.read_text()) if log.exists() else []
     return float(found[-1]) if found else np.nan
 

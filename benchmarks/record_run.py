@@ -1,4 +1,4 @@
-"""Record a finished whole run under reproductions/<name>/ (kreinbench.reproduction).
+"""Record a finished whole run under reproductions/<name>/ (kreinbench.report.reproduction).
 
 Usage: .venv/bin/python benchmarks/record_run.py --workdir DIR --name paper-dank [--log DIR/run.log ...]
        [--command "..."] [--out reproductions/paper-dank]
@@ -25,7 +25,7 @@ from pathlib import Path
 import protocols
 
 import pipeline_bench
-from kreinbench.reproduction import record_run, refresh_record
+from kreinbench.report.reproduction import record_run, refresh_record
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ Each ``dataset/method/rep`` is fitted again by today's fit stage, each ``--batch
 (repeatable) by today's fit batch (its members' leaders read from the batch's own records); the
 records go to a scratch directory, never into DIR, and are compared with DIR's, every field but
 the timings (``cv_time``, ``train_time``, ``test_time``, and ``elapsed`` in the histories).
-Each fit runs with the BLAS threads its pipeline job had (``kreinbench.resources``): the summation
+Each fit runs with the BLAS threads its pipeline job had (``kreinbench.pipeline.resources``): the summation
 order of a product depends on them, and exact CCCP-GD's path at the smallest λ follows round-off.
 Exits 1 if any differs.
 """
@@ -26,9 +26,9 @@ from pathlib import Path
 import yaml
 from threadpoolctl import threadpool_limits
 
-from kreinbench import plan
-from kreinbench.resources import JobResources
-from kreinbench.stages.fit import fit, fit_batch
+from kreinbench.pipeline import plan
+from kreinbench.pipeline.resources import JobResources
+from kreinbench.pipeline.stages.fit import fit, fit_batch
 
 TIMING = {"train_time", "test_time", "cv_time"}
 

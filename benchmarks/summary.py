@@ -148,7 +148,7 @@ def pipeline_section(memory: pd.DataFrame, overhead: pd.Series, run: str) -> lis
     """Target rows of one run's <name>_memory.csv and <name>_overhead.csv (bench_pipeline.py)."""
     rows = []
     for _, r in memory[memory.ratio_raw.notna()].iterrows():
-        # Net of the RSS after imports where the jobs logged it (kreinbench.stages.runner), else raw.
+        # Net of the RSS after imports where the jobs logged it (kreinbench.pipeline.stages.runner), else raw.
         net = pd.notna(r.ratio_net)
         ratio = r.ratio_net if net else r.ratio_raw
         rows.append(f"| peak memory <= {RULE_MEMORY_TARGET:g}x kernel bytes, {run}, rule {r.rule} ({r.jobs} jobs; worst {r.worst_job if isinstance(r.worst_job, str) else '?'}) | "

@@ -11,7 +11,7 @@ from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import make_split
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"

@@ -3,7 +3,7 @@ tolerance or collapsed, and each kernel's μ_min says how indefinite the problem
 
 import pandas as pd
 
-from kreinbench.stages.report import accuracy_table, not_converged, runs_frame
+from kreinbench.pipeline.stages.report import accuracy_table, not_converged, runs_frame
 
 
 def record(method, rep, *, accuracy=0.9, share=0.6, diverged=False, warnings=(), mu=(-2.0, 100.0), kernel="tl1"):

@@ -25,17 +25,19 @@ import numpy as np
 import pytest
 import yaml
 
-from kreinbench import cache, plan
+from kreinbench.linalg import cache
+
+from kreinbench.pipeline import plan
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import write_split
 from kreinbench.errors import DataError, KreinbenchError
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import ESTIMATORS
-from kreinbench.stages import data as data_stage
-from kreinbench.stages import fit as fit_stage
-from kreinbench.stages import kernel as kernel_stage
+from kreinbench.pipeline.stages import data as data_stage
+from kreinbench.pipeline.stages import fit as fit_stage
+from kreinbench.pipeline.stages import kernel as kernel_stage
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -2,9 +2,9 @@ import h5py
 import numpy as np
 import pytest
 
-from kreinbench import cache
+from kreinbench.linalg import cache
 from kreinbench.errors import CacheMismatchError
-from kreinbench.spectrum import COVERS, compute_spectrum
+from kreinbench.linalg.spectrum import COVERS, compute_spectrum
 
 
 def test_kernel_round_trip_with_attributes(tmp_path):

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kreinbench.collapse import collapsed, prediction_balance
-from kreinbench.statistics import collapse_stats
+from kreinbench.report.collapse import collapsed, prediction_balance
+from kreinbench.report.statistics import collapse_stats
 
 
 def test_prediction_balance_is_the_largest_class_share_of_predictions_and_of_labels():

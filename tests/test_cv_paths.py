@@ -1,4 +1,4 @@
-"""CV over a λ grid by the estimators' λ paths (kreinbench.selection.cross_validate): the scores
+"""CV over a λ grid by the estimators' λ paths (kreinbench.methods.selection.cross_validate): the scores
 of the separate fits, with the shared work done once."""
 
 import warnings
@@ -9,7 +9,7 @@ import pytest
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, SpectrumKLR
 from kreinbench.methods.base import check_train_kernel
 from kreinbench.methods.iklr.estimator import _fit_lockstep, _LockstepFits
-from kreinbench.selection import cross_validate, lambda_path
+from kreinbench.methods.selection import cross_validate, lambda_path
 
 LAMS = [1e-3, 0.1, 1.0, 10.0]
 
@@ -77,7 +77,7 @@ def test_flip_clip_shift_share_their_folds_spectra_with_the_scores_of_their_own_
     """Flip, Clip and Shift in one group CV (`cv_with`): one eigendecomposition per fold for the
     three, and each method's scores those of its own CV."""
     from kreinbench.methods.iklr import klr
-    from kreinbench.selection import cross_validate_group
+    from kreinbench.methods.selection import cross_validate_group
 
     K, _, y, _ = tl1_monk2
     lams = [1e-3, 0.1, 10.0]

@@ -7,13 +7,15 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from kreinbench import cache, plan
+from kreinbench.linalg import cache
+
+from kreinbench.pipeline import plan
 from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR, SpectrumKLR
-from kreinbench.stages import fit as fit_stage
-from kreinbench.stages import kernel as kernel_stage
+from kreinbench.pipeline.stages import fit as fit_stage
+from kreinbench.pipeline.stages import kernel as kernel_stage
 
 GRID = {"lam": [0.1, 1.0, 30.0]}
 LEADER = {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd"}, "grid": GRID}
@@ -131,7 +133,7 @@ def test_the_accuracy_table_shows_the_methods_fitted_on_every_dataset():
     a config of such methods only shows them all; an unfitted cell is a dash, not nan."""
     import pandas as pd
 
-    from kreinbench.render import to_markdown
+    from kreinbench.report.render import to_markdown
 
     config = {"methods": {"gd": dict(LEADER), "gd-eps0.1": {**MEMBERS["gd-eps0.1"], "datasets": ["sonar"]}}}
     assert plan.table_methods(config) == ["gd"]

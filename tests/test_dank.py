@@ -8,7 +8,7 @@ import pytest
 from sklearn.svm import SVC
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank.estimator import DANK
 from kreinbench.methods.dank import adaptive as dank_adaptive
@@ -626,7 +626,7 @@ def test_psd_test_is_made_only_when_the_trace_certificate_could_use_it(heart80, 
 
 
 def test_cv_along_c_scores_as_cold_separate_fits(heart80):
-    from kreinbench.selection import cross_validate
+    from kreinbench.methods.selection import cross_validate
     X, labels, y, K = heart80
     grid = {"C": [0.125, 0.5, 2.0, 8.0]}
     make = lambda p: DANK(tau=0.01, tol=1e-8, **p)  # noqa: E731

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank.estimator import DANK
 from kreinbench.experiments.dank import figure4_data

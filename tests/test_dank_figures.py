@@ -10,17 +10,18 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from kreinbench import plan, svm_grid
+from kreinbench.pipeline import plan
+from kreinbench.methods import svm_grid
 from kreinbench.data.parse import ParsedData
 from kreinbench.data.synthetic import cherkassky, clowns, step_function, step_value
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank.svr import relative_mse
-from kreinbench.paper_targets import wanted
-from kreinbench.plan_dank_figures import check, settings
+from kreinbench.pipeline.paper_targets import wanted
+from kreinbench.pipeline.plan_dank_figures import check, settings
 from kreinbench.experiments import dank as experiment
-from kreinbench.stages import dank_figures as stage
-from kreinbench.stages import dank_table4 as table4
+from kreinbench.pipeline.stages import dank_figures as stage
+from kreinbench.pipeline.stages import dank_table4 as table4
 
 PAPER_CONFIG = ROOT / "workflow/configs/paper-dank.yaml"
 

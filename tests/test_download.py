@@ -25,7 +25,7 @@ from kreinbench.data.fetch import fetch_dataset, read_manifest
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import dataset_entry, get_dataset, load_registry, spec_from_entry
 from kreinbench.data.split import read_split, split_dataset
-from kreinbench import plan
+from kreinbench.pipeline import plan
 from kreinbench.errors import DataError, KreinbenchError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -264,7 +264,7 @@ def test_offline_substitutes_stand_in_everywhere_the_config_names_the_original()
 
 
 def test_a_failed_fetch_of_a_dataset_with_an_offline_substitute_says_how_to_run_without_it(monkeypatch, tmp_path):
-    from kreinbench.stages import data as data_stage
+    from kreinbench.pipeline.stages import data as data_stage
 
     def unreachable(spec, manifest, mirror=None):
         raise DataError(f"{spec.name}: every source failed")

@@ -1,10 +1,10 @@
-"""kreinbench.environment: the record of software and machine that the report carries."""
+"""kreinbench.pipeline.environment: the record of software and machine that the report carries."""
 
 from pathlib import Path
 
 import pandas as pd
 
-from kreinbench import environment as env
+from kreinbench.pipeline import environment as env
 
 CPUINFO = "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz\n"
 MEMINFO = "MemTotal:       16318480 kB\nMemFree:         1000000 kB\n"
@@ -32,7 +32,7 @@ def test_record_names_versions_blas_and_machine(tmp_path):
         assert isinstance(facts[key], str) and facts[key], key
     import numpy
     assert facts["numpy"] == numpy.__version__
-    assert facts["kreinbench"].endswith(f"({Path(env.__file__).resolve().parent})")
+    assert facts["kreinbench"].endswith(f"({Path(env.__file__).resolve().parents[1]})")
     assert "openblas" in facts["blas"].lower() or "mkl" in facts["blas"].lower()
     assert facts["memory_total"].endswith("GiB")
     assert not list(path.parent.glob(".*.tmp"))

@@ -88,7 +88,7 @@ def test_grid_search_cv_slices_the_kernel_on_both_axes():
 
 
 def test_the_fit_stage_does_not_import_scikit_learn():
-    code = "import sys, kreinbench.stages.fit; print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pandas')))"
+    code = "import sys, kreinbench.pipeline.stages.fit; print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'pandas')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -99,7 +99,7 @@ def test_a_klr_or_iklr_fit_job_imports_only_the_scipy_it_uses():
     code = """
 import sys
 import numpy as np
-import kreinbench.stages.fit
+import kreinbench.pipeline.stages.fit
 from kreinbench.methods import ESTIMATORS, IKLR, KLR
 rng = np.random.default_rng(0)
 X = rng.normal(size=(40, 3))

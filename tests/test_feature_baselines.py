@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import kernel_function, resolve_params
+from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.methods import KSVM, SpectrumKLR
 from kreinbench.methods import NystromKSVM, NystromSpectrumKLR
 

@@ -6,12 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from kreinbench import cache, plan
+from kreinbench.linalg import cache
+
+from kreinbench.pipeline import plan
 from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import kernel_matrices, resolve_params
-from kreinbench.stages import fit as fit_stage
-from kreinbench.stages import kernel as kernel_stage
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
+from kreinbench.pipeline.stages import fit as fit_stage
+from kreinbench.pipeline.stages import kernel as kernel_stage
 
 GRID = {"lam": [0.1, 1.0, 30.0]}
 # Listed with every method before the one whose record it reads: the batch must reorder them.

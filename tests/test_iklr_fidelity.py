@@ -9,9 +9,9 @@ import warnings
 import numpy as np
 import pytest
 
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR, ConvergenceWarning
-from kreinbench.selection import cross_validate
+from kreinbench.methods.selection import cross_validate
 
 # TNNLS §V-A's λ grid (workflow/configs/paper-iklr.yaml).
 GRID = [1e-4, 1e-3, 0.01, 0.1, 1, 5, 10]

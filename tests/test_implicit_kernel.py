@@ -11,15 +11,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kreinbench import cache, plan
+from kreinbench.linalg import cache
+
+from kreinbench.pipeline import plan
 from kreinbench.data.split import Split, write_split
 from kreinbench.errors import KreinbenchError
-from kreinbench.implicit_kernel import ImplicitKernel
-from kreinbench.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.implicit_kernel import ImplicitKernel
+from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import DANK, IKLR, SVM
-from kreinbench.resources import Size, implicit_fit_cost, fit_cost
-from kreinbench.stages import fit as fit_stage
-from kreinbench.stages import kernel as kernel_stage
+from kreinbench.pipeline.resources import Size, implicit_fit_cost, fit_cost
+from kreinbench.pipeline.stages import fit as fit_stage
+from kreinbench.pipeline.stages import kernel as kernel_stage
 
 GAUSS = {"type": "rbf", "convention": "dank", "sigma": 0.5}
 

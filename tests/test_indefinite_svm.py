@@ -105,7 +105,7 @@ def test_parameters_are_validated():
 
 def test_rank_one_update_matches_a_dense_eigendecomposition():
     from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
-    from kreinbench.spectrum import eigendecompose
+    from kreinbench.linalg.spectrum import eigendecompose
     K0, y = ying_problem(60, seed=6)
     spectrum = eigendecompose(K0)
     update = RankOneProxyProducts(spectrum)
@@ -139,7 +139,7 @@ def tied_kernel(kind: str):
 @pytest.mark.parametrize("kind", ["negative", "low-rank"])
 def test_rank_one_merges_tied_eigenvalues_exactly_and_needs_no_dense_fallback(kind):
     from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
-    from kreinbench.spectrum import eigendecompose
+    from kreinbench.linalg.spectrum import eigendecompose
     K_tied, y = tied_kernel(kind)
     update = RankOneProxyProducts(eigendecompose(K_tied))
     v = np.random.default_rng(9).normal(size=40)
@@ -191,7 +191,7 @@ def test_apg_reaches_the_independent_maximum_in_few_iterations():
 @pytest.fixture(scope="module")
 def sonar_noisy_rbf(load_split):
     """Ying §5's noisy Gaussian kernel (σ = 1) on the training half of UCI Sonar (offline mirror)."""
-    from kreinbench.kernels import kernel_matrices, resolve_params
+    from kreinbench.linalg.kernels import kernel_matrices, resolve_params
     split = load_split("sonar-uci")
     params = resolve_params({"type": "noisy-rbf", "sigma": 1.0, "noise": 0.1}, split.X_train.shape[1], split_seed=7)
     K, K_test = kernel_matrices(params, split.X_train, split.X_test)
@@ -211,7 +211,7 @@ def test_apg_at_its_default_tolerance_reaches_the_papers_smm_optimum_on_sonar(so
 
 
 def test_grid_path_scores_are_those_of_cold_separate_fits(sonar_noisy_rbf):
-    from kreinbench.selection import cross_validate
+    from kreinbench.methods.selection import cross_validate
     K, y = sonar_noisy_rbf
     grid = {"C": [0.1, 1, 10, 100], "rho": [0.1, 10]}
     path = cross_validate(lambda p: IndefiniteSVM(solver="smm", cv_solver="apg", **p), {"k": K}, y, grid,

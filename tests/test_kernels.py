@@ -3,9 +3,9 @@ import pytest
 from scipy.spatial.distance import cdist
 from sklearn.metrics.pairwise import sigmoid_kernel
 
-import kreinbench.kernels as kernels_module
+import kreinbench.linalg.kernels as kernels_module
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import add_symmetric_noise, kernel_matrices, rbf, resolve_params, sigmoid, tl1
+from kreinbench.linalg.kernels import add_symmetric_noise, kernel_matrices, rbf, resolve_params, sigmoid, tl1
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import kernel_function, resolve_params
+from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.methods import IKLR, KLR
 from kreinbench.methods.base import ConvergenceWarning, RunawayWarning
 from kreinbench.methods.iklr.features import KreinLogisticRegression, NystromIKLR

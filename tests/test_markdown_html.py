@@ -1,11 +1,11 @@
-"""The tables' Markdown rendered as HTML for the report (kreinbench.markdown_html)."""
+"""The tables' Markdown rendered as HTML for the report (kreinbench.report.markdown_html)."""
 
 import re
 from html.parser import HTMLParser
 
 import pytest
 
-from kreinbench.markdown_html import markdown_to_html
+from kreinbench.report.markdown_html import markdown_to_html
 
 TABLE = """Caption with `code`, **bold** and a <tag> & an ampersand; 2 * 3 stays.
 Second line of the caption.

@@ -1,12 +1,12 @@
-"""Kreĭn Nyström (kreinbench.nystrom): K ≈ Φ S Φᵀ from landmarks, checked against the exact kernel."""
+"""Kreĭn Nyström (kreinbench.linalg.nystrom): K ≈ Φ S Φᵀ from landmarks, checked against the exact kernel."""
 
 import numpy as np
 import pytest
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import kernel_function, resolve_params
-from kreinbench import nystrom
-from kreinbench.nystrom import KreinNystrom, truncation_errors
+from kreinbench.linalg.kernels import kernel_function, resolve_params
+from kreinbench.linalg import nystrom
+from kreinbench.linalg.nystrom import KreinNystrom, truncation_errors
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_cross_kernel_blocks_and_seeds(monk2, monkeypatch):
     again = KreinNystrom(params, n_components=25, random_state=3).fit(X)
     np.testing.assert_array_equal(first.components_, again.components_)
     whole = first.transform(X)
-    import kreinbench.nystrom as nystrom  # row blocks of 7: several blocks and a partial one
+    import kreinbench.linalg.nystrom as nystrom  # row blocks of 7: several blocks and a partial one
     monkeypatch.setattr(nystrom, "block_rows", lambda columns: 7)
     np.testing.assert_allclose(first.transform(X), whole, rtol=1e-12, atol=1e-12)
     cross = first.approximate_kernel(X[:5], X[5:9])

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from kreinbench import plan
+from kreinbench.pipeline import plan
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
 

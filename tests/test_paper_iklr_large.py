@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench import paper_targets, plan, plan_iklr
+from kreinbench.pipeline import paper_targets, plan, plan_iklr
 from kreinbench.errors import KreinbenchError
-from kreinbench.stages.paper_tables import (table3_frame, table3_markdown, table4_markdown, table5_frame,
+from kreinbench.pipeline.stages.paper_tables import (table3_frame, table3_markdown, table4_markdown, table5_frame,
                                             table5_markdown, timing_frame)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,8 +133,8 @@ def test_mm17_table2_is_table_iii_under_mm17_names():
 
 
 def test_mm17_fig1_draws_ccicp_and_cccp_in_the_papers_colours(tmp_path):
-    from kreinbench.stages.paper_figures import fig3_figure
-    from kreinbench.render import save_figure
+    from kreinbench.pipeline.stages.paper_figures import fig3_figure
+    from kreinbench.report.render import save_figure
 
     runs = pd.DataFrame({"dataset": "monks1", "method": ["mm17", "cccp"], "rep": 1, "params": '{"lam": 0.1}',
                          "diverged": False})

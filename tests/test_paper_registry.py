@@ -1,4 +1,4 @@
-"""kreinbench.paper_targets: one registry of the papers' targets, read by the rules and rule `all`."""
+"""kreinbench.pipeline.paper_targets: one registry of the papers' targets, read by the rules and rule `all`."""
 
 import re
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kreinbench import paper_targets, report_index
+from kreinbench.pipeline import paper_targets, report_index
 from kreinbench.errors import KreinbenchError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,7 +25,7 @@ def test_every_target_has_its_rule_and_every_paper_rule_its_target():
     assert set(paper_targets.TARGETS) <= set(rules)
     for rule, text in rules.items():
         writes = re.findall(r'"((?:results/tables|figures)/[^"]+)"', text.split("output:")[1].split("log:")[0])
-        assert writes == [], f"rule {rule} writes {writes} itself: declare them in kreinbench.paper_targets"
+        assert writes == [], f"rule {rule} writes {writes} itself: declare them in kreinbench.pipeline.paper_targets"
         if rule in paper_targets.TARGETS:
             assert f'registry.outputs("{rule}")' in text or f'registry.path("{rule}"' in text, rule
 

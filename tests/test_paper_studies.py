@@ -12,13 +12,13 @@ import yaml
 from snakemake.utils import validate
 
 from conftest import ROOT, SHARED_DATASETS
-from kreinbench import paper_targets, plan, plan_iklr
+from kreinbench.pipeline import paper_targets, plan, plan_iklr
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset, load_registry
 from kreinbench.data.split import split_dataset
 from kreinbench.errors import KreinbenchError
-from kreinbench.stages.paper_tables import table6_split_note, timing_frame
+from kreinbench.pipeline.stages.paper_tables import table6_split_note, timing_frame
 
 LAM = {"lam": [0.1, 1.0]}
 
@@ -125,7 +125,7 @@ def test_paper_values_transcribe_all_of_table_vii():
 
 def test_a_fit_takes_its_random_state_from_the_split_seed_unless_the_config_fixes_it():
     from kreinbench.methods import ESTIMATORS
-    from kreinbench.stages.fit import seeded
+    from kreinbench.pipeline.stages.fit import seeded
 
     assert seeded(ESTIMATORS["IKLR"], {"init": "uniform"}, 2**32 + 7) == {"init": "uniform", "random_state": 7}
     assert seeded(ESTIMATORS["IKLR"], {"random_state": 1}, 7) == {"random_state": 1}

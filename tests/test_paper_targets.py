@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench import paper_targets, plan
+from kreinbench.pipeline import paper_targets, plan
 from kreinbench.errors import KreinbenchError
-from kreinbench.stages.paper_tables import table3_frame, table3_markdown
-from kreinbench.statistics import paired_tests
+from kreinbench.pipeline.stages.paper_tables import table3_frame, table3_markdown
+from kreinbench.report.statistics import paired_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 import pipeline_bench
-from kreinbench import cache
-from kreinbench.report_html import embedded_results, report_mismatches
+from kreinbench.linalg import cache
+from kreinbench.report.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 

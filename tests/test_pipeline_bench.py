@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import pipeline_bench
-from kreinbench import cache
+from kreinbench.linalg import cache
 from kreinbench.errors import KreinbenchError
-from kreinbench.stages.runner import PEAK_RSS_FORMAT, STARTUP_FORMAT, process_age_seconds
+from kreinbench.pipeline.stages.runner import PEAK_RSS_FORMAT, STARTUP_FORMAT, process_age_seconds
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 CONFIG = {"datasets": ["sonar"], "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}, "rbf": {"type": "rbf", "sigma": [1, 2]}},
@@ -20,7 +20,7 @@ def bench_file(root, rel, s, rss_mb, cpu, logged=None, started=None):
     path = root / "logs" / "benchmark" / f"{rel}.tsv"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(HEADER + f"{s}\t0:00:01\t{rss_mb}\t1\t1\t1\t0\t0\t1.0\t{cpu}\n")
-    if logged:  # the lines kreinbench.stages.runner writes at the start and the end of a job
+    if logged:  # the lines kreinbench.pipeline.stages.runner writes at the start and the end of a job
         log = root / "logs" / f"{rel}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text("... INFO kreinbench: " + STARTUP_FORMAT % started + "\n... INFO kreinbench: "
@@ -62,7 +62,7 @@ def test_jobs_memory_and_overhead(run_dir):
 
 
 def test_a_processs_age_counts_from_its_start():
-    code = ("import time; time.sleep(0.3); from kreinbench.stages.runner import process_age_seconds; "
+    code = ("import time; time.sleep(0.3); from kreinbench.pipeline.stages.runner import process_age_seconds; "
             "print(process_age_seconds())")
     age = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     assert 0.3 <= age < 30

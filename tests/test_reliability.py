@@ -33,7 +33,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench import cache, plan
+from kreinbench.linalg import cache
+
+from kreinbench.pipeline import plan
 from kreinbench.atomic import atomic_path, sha256_file
 from kreinbench.data.split import read_split
 from kreinbench.methods import IKLR, KLR, KSVM, SVM, ConvergenceWarning, IndefiniteSVM
@@ -136,10 +138,10 @@ SITECUSTOMIZE = textwrap.dedent('''
 
     RULE = os.environ.get("KB_PAUSE")
     POINTS = {  # rule: (module, attribute to wrap)
-        "kernel": ("kreinbench.cache", "_encode"),            # inside h5py.File(tmp, "w"): datasets written, file open
-        "spectrum": ("kreinbench.spectrum", "compute_spectrum"),  # the eigendecomposition
-        "fit": ("kreinbench.selection", "cross_validate"),    # model selection of a fit job
-        "table": ("kreinbench.stages.report", "accuracy_table"),  # runs.csv and history.csv already written
+        "kernel": ("kreinbench.linalg.cache", "_encode"),            # inside h5py.File(tmp, "w"): datasets written, file open
+        "spectrum": ("kreinbench.linalg.spectrum", "compute_spectrum"),  # the eigendecomposition
+        "fit": ("kreinbench.methods.selection", "cross_validate"),    # model selection of a fit job
+        "table": ("kreinbench.pipeline.stages.report", "accuracy_table"),  # runs.csv and history.csv already written
     }
 
     def _pause(*args, **kwargs):

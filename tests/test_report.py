@@ -1,6 +1,6 @@
 """Every figure, table and figure's data a rule writes is in `snakemake --report report.html`: each
 figure and data CSV report()-annotated with an existing caption, each table (a rule's
-``results/tables/<table>.md``) as its rendered page under its paper (kreinbench.report_index).
+``results/tables/<table>.md``) as its rendered page under its paper (kreinbench.pipeline.report_index).
 The rendered report itself: tests/test_pipeline.py."""
 
 import base64
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kreinbench import paper_targets, report_index
+from kreinbench.pipeline import paper_targets, report_index
 from kreinbench.errors import KreinbenchError
-from kreinbench.report_html import embedded_results, report_mismatches
+from kreinbench.report.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
@@ -26,7 +26,7 @@ ANNOTATED = re.compile(r'report\(\s*"([^"]+)",\s*caption="([^"]+)",\s*category="
 
 def with_registry_paths(text: str) -> str:
     """A rule file's text with the paper targets' registry calls replaced by what they return:
-    the paths, named outputs and report groups of kreinbench.paper_targets."""
+    the paths, named outputs and report groups of kreinbench.pipeline.paper_targets."""
     text = re.sub(r'registry\.path\("(\w+)", "(\w+)"\)', lambda m: f'"{paper_targets.path(*m.groups())}"', text)
     text = re.sub(r'registry\.category\("(\w+)"\)', lambda m: f'"{paper_targets.category(m.group(1))}"', text)
     return re.sub(r'^( +)\*\*registry\.outputs\("(\w+)"\),$',

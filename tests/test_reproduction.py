@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.reproduction import record_run
+from kreinbench.report.reproduction import record_run
 
 RULES = pd.DataFrame({"rule": ["fit", "kernel"], "jobs": [10, 2], "job_s": [3600.0, 60.0], "max_s": [400.0, 30.0],
                       "share": [0.98, 0.02]})

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from kreinbench.reproduction import rebuild_tables
+from kreinbench.report.reproduction import rebuild_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 REPRODUCTIONS = sorted(p for p in (ROOT / "reproductions").glob("*") if (p / "RUN.md").exists())

@@ -10,9 +10,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from kreinbench import plan
-from kreinbench import resources as res
-from kreinbench.cache import write_kernel
+from kreinbench.pipeline import plan
+from kreinbench.pipeline import resources as res
+from kreinbench.linalg.cache import write_kernel
 from kreinbench.data.split import Split, write_split
 
 N_TRAIN, N_TEST, N_FEATURES = 1600, 400, 10
@@ -47,8 +47,8 @@ def split_file(tmp_path_factory):
 MEASURE = """
 import json, sys, time
 from threadpoolctl import threadpool_limits
-from kreinbench.stages.kernel import kernel, spectrum
-from kreinbench.stages.fit import fit
+from kreinbench.pipeline.stages.kernel import kernel, spectrum
+from kreinbench.pipeline.stages.fit import fit
 from kreinbench.methods import SpectrumKLR
 
 # VmHWM, not getrusage's ru_maxrss: Linux carries ru_maxrss over execve, so a child of a large

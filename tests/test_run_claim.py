@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.run_claim import check_claim, claim, config_identity, reads_only
+from kreinbench.pipeline.run_claim import check_claim, claim, config_identity, reads_only
 
 SMALL = {
     "seed": 3, "repetitions": 1, "cv_folds": 2, "datasets": ["blobs"],

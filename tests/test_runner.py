@@ -7,7 +7,7 @@ import pytest
 from snakemake.iocontainers import InputFiles, OutputFiles, Params, Wildcards
 
 from kreinbench.errors import DataError
-from kreinbench.stages.runner import run_stage, stage_arguments
+from kreinbench.pipeline.stages.runner import run_stage, stage_arguments
 
 
 def snakemake_job(tmp_path, *, wildcards=None, params=None, input=None, output=None, config=None):

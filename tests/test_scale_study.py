@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kreinbench import plan_scale, resources
+from kreinbench.pipeline import plan_scale, resources
 from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.experiments.scale import METHODS, scale_point, training_rows
-from kreinbench.kernels import resolve_params
-from kreinbench.stages import scale as scale_stage
+from kreinbench.linalg.kernels import resolve_params
+from kreinbench.pipeline.stages import scale as scale_stage
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,7 @@ def test_bad_points_are_named(monk2):
         scale_point(X, y, X_test, y_test, method="ksvm", n_train=5000, kernel=kernel, seed=0)
 
 
-# --- the study in the workflow: plan (kreinbench.plan_scale), stages, resources ---------------------
+# --- the study in the workflow: plan (kreinbench.pipeline.plan_scale), stages, resources ---------------------
 
 STUDY = {"sizes": {"monk-2": [100, 169], "blobs": [300]}, "estimators": ["iklr", "svc", "nystrom-iklr"],
          "landmarks": [20, 40], "kernel": "tl1", "lam": 0.1, "C": 1.0, "exact_max_n": 150}

@@ -12,7 +12,7 @@ from kreinbench.data.parse import ParsedData
 from kreinbench.data.registry import dataset_entry
 from kreinbench.data.split import make_split, split_dataset
 from kreinbench.errors import DataError, KreinbenchError
-from kreinbench.plan import check_config, dataset_config_entry
+from kreinbench.pipeline.plan import check_config, dataset_config_entry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -147,7 +147,7 @@ def test_table_captions_say_where_the_records_splits_fitted_the_scaler():
     """From the fits' records: old records (no scaler_fit) were all scaled by the training part."""
     import pandas as pd
 
-    from kreinbench.render import scaling_note
+    from kreinbench.report.render import scaling_note
 
     assert scaling_note(pd.DataFrame({"scaler_fit": ["whole", "whole"]})).endswith("over the whole data set, then split")
     assert scaling_note(pd.DataFrame({"accuracy": [0.9]})).endswith("by the training part's minimum and range")

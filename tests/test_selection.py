@@ -1,11 +1,11 @@
-"""kreinbench.selection.stratified_folds against scikit-learn's StratifiedKFold, its reference."""
+"""kreinbench.methods.selection.stratified_folds against scikit-learn's StratifiedKFold, its reference."""
 
 import numpy as np
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.selection import stratified_folds
+from kreinbench.methods.selection import stratified_folds
 
 
 @pytest.mark.parametrize("n_folds", [2, 3, 5, 10])
@@ -36,9 +36,9 @@ def test_too_few_members_is_an_error_naming_the_class_sizes():
 
 
 def test_separate_fits_share_one_spectrum_per_fold_with_the_scores_of_unshared_fits(monkeypatch):
-    from kreinbench import selection
+    from kreinbench.methods import selection
     from kreinbench.methods import KSVM, TDCASVM, IndefiniteSVM, SpectrumKLR
-    from kreinbench.plan import spectrum_kind
+    from kreinbench.pipeline.plan import spectrum_kind
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(70, 3))
@@ -71,7 +71,7 @@ def test_a_long_cross_validation_logs_where_it_is(monkeypatch, caplog):
     import logging
     import time
 
-    from kreinbench import selection
+    from kreinbench.methods import selection
     from kreinbench.methods import SVM
 
     class SlowSVM(SVM):
@@ -83,10 +83,10 @@ def test_a_long_cross_validation_logs_where_it_is(monkeypatch, caplog):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(30, 2))
     y = np.repeat([0, 1], 15)
-    with caplog.at_level(logging.INFO, logger="kreinbench.selection"):
+    with caplog.at_level(logging.INFO, logger="kreinbench.methods.selection"):
         result = selection.cross_validate(lambda p: SlowSVM(**p), {"linear": X @ X.T}, y, {"C": [0.1, 1.0]},
                                           n_folds=3, seed=0)
-    lines = [r.getMessage() for r in caplog.records if r.name == "kreinbench.selection"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "kreinbench.methods.selection"]
     assert result.best_params["C"] in (0.1, 1.0)
     assert lines and all(line.startswith("3-fold CV over 1 kernel(s) x 2 parameter(s): ") for line in lines)
     assert any("fold 3/3, candidate 2/2 {'C': 1.0}" in line for line in lines)

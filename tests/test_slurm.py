@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench.resources import BASE_MB, JobResources
+from kreinbench.pipeline.resources import BASE_MB, JobResources
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUSTER = Path(__file__).resolve().parent / "cluster"
@@ -51,7 +51,7 @@ TINY_CONFIG = {
 RULES = ("fetch", "split", "kernel", "spectrum", "fit", "table", "figure")
 
 # The data group's memory request doubles on a retry, as the workflow's own requests do
-# (kreinbench.resources.mem_mb): attempt 1's 200 MB is below what the job's two Python processes
+# (kreinbench.pipeline.resources.mem_mb): attempt 1's 200 MB is below what the job's two Python processes
 # alone occupy (about 290 MB, resources.BASE_MB), so SLURM kills it for memory; attempt 2 asks
 # for 400 MB and completes.
 FAILING_DATA_GROUP = [f"{rule}:mem_mb=200 * 2 ** (attempt - 1)" for rule in ("fetch", "split")]
@@ -75,12 +75,12 @@ def readme_profile_options() -> list[str]:
 
 
 def with_job_resources(workdir: Path) -> None:
-    """Give every rule of the copied workflow its threads and resources from kreinbench.resources
+    """Give every rule of the copied workflow its threads and resources from kreinbench.pipeline.resources
     (the lines the rule files are to carry); rule files that already carry them stay as they are."""
     common = workdir / "workflow/rules/common.smk"
     text = common.read_text()
     if "JobResources" not in text:
-        common.write_text("from kreinbench.resources import JobResources\n" + text
+        common.write_text("from kreinbench.pipeline.resources import JobResources\n" + text
                           + "\n\njob_resources = JobResources(config)\n")
     for smk in (workdir / "workflow/rules").glob("*.smk"):
         text = smk.read_text()
@@ -266,7 +266,7 @@ def test_job_killed_for_memory_is_retried_with_twice_the_memory(slurm, runs):
 
 
 def test_group_job_is_sized_from_the_split(runs, monkeypatch):
-    """The kernels-spectra-fits group asks SLURM for what kreinbench.resources gives for the real
+    """The kernels-spectra-fits group asks SLURM for what kreinbench.pipeline.resources gives for the real
     n: its widest step, the two fits side by side (memory and one core each)."""
     _, slurm_dir, log = runs
     call = next(c for c in re.findall(r"sbatch call: sbatch .*", log) if "rule_dataset_rep" in c)

@@ -1,10 +1,11 @@
 import numpy as np
 import pytest
 
-import kreinbench.kernels as kernels_module
-from kreinbench import methods, plan
+import kreinbench.linalg.kernels as kernels_module
+from kreinbench import methods
+from kreinbench.pipeline import plan
 from kreinbench.errors import KreinbenchError
-from kreinbench.spectrum import (
+from kreinbench.linalg.spectrum import (
     KINDS,
     compute_spectrum,
     covering_kind,

@@ -13,7 +13,7 @@ def pm(y, est):
 
 
 def flipped(K):
-    """|K| by numpy's own eigensolver (independent of kreinbench.spectrum)."""
+    """|K| by numpy's own eigensolver (independent of kreinbench.linalg.spectrum)."""
     mu, U = np.linalg.eigh(K)
     Kf = (U * np.abs(mu)) @ U.T
     return (Kf + Kf.T) / 2
@@ -52,7 +52,7 @@ def test_ksvm_training_scores_equal_flipped_svm_on_indefinite_kernel(tl1_monk2):
 
 
 def test_ksvm_uses_a_given_spectrum(tl1_monk2):
-    from kreinbench.spectrum import eigendecompose
+    from kreinbench.linalg.spectrum import eigendecompose
     K, K_test, y, _ = tl1_monk2
     a = KSVM(C=0.5).fit(K, y, spectrum=eigendecompose(K))
     b = KSVM(C=0.5).fit(K, y)

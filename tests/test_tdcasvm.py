@@ -8,7 +8,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.isvm.svm import dual_objective
 from kreinbench.methods.iklr.tdcasvm import TDCASVM
-from kreinbench.spectrum import eigendecompose
+from kreinbench.linalg.spectrum import eigendecompose
 
 
 def pm(y):

@@ -2,11 +2,11 @@ import os
 import sys
 from pathlib import Path
 
-import kreinbench.paper_targets as registry
-import kreinbench.plan as plan
-import kreinbench.run_claim as run_claim
-from kreinbench.resources import JobResources, check_resource_variables
-from kreinbench.environment import software_versions
+import kreinbench.pipeline.paper_targets as registry
+import kreinbench.pipeline.plan as plan
+import kreinbench.pipeline.run_claim as run_claim
+from kreinbench.pipeline.resources import JobResources, check_resource_variables
+from kreinbench.pipeline.environment import software_versions
 
 # `--config offline=true`: datasets with no offline source are replaced by their
 # `offline_substitutes`; then `--config scale=small`: the config's `scales.small` (fewer
@@ -31,7 +31,7 @@ if workflow.is_main_process:
 # One config's run per directory: another config's run here is refused before any job.
 RUN_CONFIG = run_claim.config_identity(workflow.overwrite_configfiles)
 run_claim.check_claim(RUN_CONFIG, reading=run_claim.reads_only(sys.argv))
-# mem_mb, runtime (minutes) and threads of every job from its size (kreinbench.resources).
+# mem_mb, runtime (minutes) and threads of every job from its size (kreinbench.pipeline.resources).
 job_resources = JobResources(config)
 
 

@@ -1,7 +1,7 @@
 # DANK (JMLR) Table 1, Table 3, Fig. 5, Fig. 7 and Fig. 8 from the tidy records of rule `table`
-# (settings: kreinbench.plan_dank). Which of them a config asks for (keys papers.dank.<target>),
-# and their files: kreinbench.paper_targets.
-import kreinbench.plan_dank as plan_dank
+# (settings: kreinbench.pipeline.plan_dank). Which of them a config asks for (keys papers.dank.<target>),
+# and their files: kreinbench.pipeline.paper_targets.
+import kreinbench.pipeline.plan_dank as plan_dank
 
 
 rule dank_table1:

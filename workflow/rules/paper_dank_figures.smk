@@ -1,7 +1,7 @@
 # DANK (JMLR) analysis figures and Table 4, which need no `fit` records (settings:
-# kreinbench.plan_dank_figures). Which of them a config asks for (keys papers.dank_figures.<figure>;
-# fig1 also adds Fig. 2), and their files: kreinbench.paper_targets.
-import kreinbench.plan_dank_figures as plan_dank_figures
+# kreinbench.pipeline.plan_dank_figures). Which of them a config asks for (keys papers.dank_figures.<figure>;
+# fig1 also adds Fig. 2), and their files: kreinbench.pipeline.paper_targets.
+import kreinbench.pipeline.plan_dank_figures as plan_dank_figures
 
 
 rule dank_clowns:

@@ -1,8 +1,8 @@
 # IKLR (TNNLS) and its MM'17 version: Table II from the first splits and the config's TL1 kernel;
 # Tables III-VII, Figs. 2-3 and MM'17 Table 2 / Fig. 1 from the tidy records of rule `table`
-# (settings: kreinbench.plan_iklr). Which of them a config asks for, and their files:
-# kreinbench.paper_targets (keys papers.iklr.<table> and papers.iklr_mm17.<table>).
-import kreinbench.plan_iklr as plan_iklr
+# (settings: kreinbench.pipeline.plan_iklr). Which of them a config asks for, and their files:
+# kreinbench.pipeline.paper_targets (keys papers.iklr.<table> and papers.iklr_mm17.<table>).
+import kreinbench.pipeline.plan_iklr as plan_iklr
 
 
 rule iklr_table2:

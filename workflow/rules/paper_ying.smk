@@ -1,6 +1,6 @@
 # Ying, Campbell and Girolami (NIPS'09) Table 3 and Fig. 1 from the tidy records of rule `table`.
 # Which of them a config asks for (key papers.ying, and papers.ying.fig1), and their files:
-# kreinbench.paper_targets.
+# kreinbench.pipeline.paper_targets.
 
 
 rule ying_table3:

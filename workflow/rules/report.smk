@@ -1,4 +1,4 @@
-import kreinbench.report_index as report_index
+import kreinbench.pipeline.report_index as report_index
 
 
 # Jobs of a second's work: on a cluster they run where Snakemake runs, not as batch jobs.
@@ -66,7 +66,7 @@ rule figure:
         "../scripts/figure.py"
 
 
-# The software and machine of the run (kreinbench.environment), so the report's timings have a
+# The software and machine of the run (kreinbench.pipeline.environment), so the report's timings have a
 # context; in `all` for every config (final_targets).
 rule environment:
     output:
@@ -90,9 +90,9 @@ rule environment:
 
 
 # Every table's Markdown as HTML: Snakemake's report shows HTML in the page but CSV only as a
-# download (kreinbench.markdown_html); in `all` beside each Markdown table (rendered_tables).
+# download (kreinbench.report.markdown_html); in `all` beside each Markdown table (rendered_tables).
 # Each table in the report is its rendered page, under its paper beside the figures, with the
-# caption of what it reproduces (kreinbench.report_index).
+# caption of what it reproduces (kreinbench.pipeline.report_index).
 rule table_html:
     input:
         md="results/tables/{table}.md",
@@ -140,7 +140,7 @@ rule headline:
         "../scripts/headline.py"
 
 
-# Every paper-table cell of the run beside the paper's value, with a verdict (kreinbench.agreement).
+# Every paper-table cell of the run beside the paper's value, with a verdict (kreinbench.report.agreement).
 rule agreement:
     input:
         tables=lambda wildcards: paper_table_csvs(),

@@ -1,7 +1,7 @@
-# The scale study (key papers.scale; plan: kreinbench.plan_scale): accuracy, fit time and peak
+# The scale study (key papers.scale; plan: kreinbench.pipeline.plan_scale): accuracy, fit time and peak
 # memory against the training size, one job per dataset × variant × n (its own process, so its own
 # peak memory), gathered into results/tables/scale.{csv,md} and figures/scale.{png,pdf}.
-import kreinbench.plan_scale as plan_scale
+import kreinbench.pipeline.plan_scale as plan_scale
 
 
 rule scale_point:

@@ -1,6 +1,6 @@
-"""Snakemake script of rule `agreement`: a thin wrapper around kreinbench.stages.agreement."""
+"""Snakemake script of rule `agreement`: a thin wrapper around kreinbench.pipeline.stages.agreement."""
 
-from kreinbench.stages.agreement import agreement
-from kreinbench.stages.runner import run_stage
+from kreinbench.pipeline.stages.agreement import agreement
+from kreinbench.pipeline.stages.runner import run_stage
 
 run_stage(snakemake, agreement)  # noqa: F821 (injected by Snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script of rule `dank_fig1`: a thin wrapper around kreinbench.stages.dank_figures.dank_fig1."""
+"""Snakemake script of rule `dank_fig1`: a thin wrapper around kreinbench.pipeline.stages.dank_figures.dank_fig1."""
 
-from kreinbench.stages.dank_figures import dank_fig1
-from kreinbench.stages.runner import run_stage
+from kreinbench.pipeline.stages.dank_figures import dank_fig1
+from kreinbench.pipeline.stages.runner import run_stage
 
 run_stage(snakemake, dank_fig1)  # noqa: F821 (injected by Snakemake)

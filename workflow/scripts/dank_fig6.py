@@ -1,6 +1,6 @@
-"""Snakemake script of rule `dank_fig6`: a thin wrapper around kreinbench.stages.dank_figures.dank_fig6."""
+"""Snakemake script of rule `dank_fig6`: a thin wrapper around kreinbench.pipeline.stages.dank_figures.dank_fig6."""
 
-from kreinbench.stages.dank_figures import dank_fig6
-from kreinbench.stages.runner import run_stage
+from kreinbench.pipeline.stages.dank_figures import dank_fig6
+from kreinbench.pipeline.stages.runner import run_stage
 
 run_stage(snakemake, dank_fig6)  # noqa: F821 (injected by Snakemake)

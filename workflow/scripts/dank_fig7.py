@@ -1,6 +1,6 @@
-"""Snakemake script of rule `dank_fig7`: a thin wrapper around kreinbench.stages.paper_dank.dank_fig7."""
+"""Snakemake script of rule `dank_fig7`: a thin wrapper around kreinbench.pipeline.stages.paper_dank.dank_fig7."""
 
-from kreinbench.stages.paper_dank import dank_fig7
-from kreinbench.stages.runner import run_stage
+from kreinbench.pipeline.stages.paper_dank import dank_fig7
+from kreinbench.pipeline.stages.runner import run_stage
 
 run_stage(snakemake, dank_fig7)  # noqa: F821 (injected by Snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script of rule `figure`: a thin wrapper around kreinbench.stages.report.figure."""
+"""Snakemake script of rule `figure`: a thin wrapper around kreinbench.pipeline.stages.report.figure."""
 
-from kreinbench.stages.report import figure
-from kreinbench.stages.runner import run_stage
+from kreinbench.pipeline.stages.report import figure
+from kreinbench.pipeline.stages.runner import run_stage
 
 run_stage(snakemake, figure)  # noqa: F821 (injected by Snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script of rule `iklr_mm17_table2`: a thin wrapper around kreinbench.stages.paper_tables.iklr_mm17_table2."""
+"""Snakemake script of rule `iklr_mm17_table2`: a thin wrapper around kreinbench.pipeline.stages.paper_tables.iklr_mm17_table2."""
 
-from kreinbench.stages.paper_tables import iklr_mm17_table2
-from kreinbench.stages.runner import run_stage
+from kreinbench.pipeline.stages.paper_tables import iklr_mm17_table2
+from kreinbench.pipeline.stages.runner import run_stage
 
 run_stage(snakemake, iklr_mm17_table2)  # noqa: F821 (injected by Snakemake)

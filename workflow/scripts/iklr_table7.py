@@ -1,6 +1,6 @@
-"""Snakemake script of rule `iklr_table7`: a thin wrapper around kreinbench.stages.paper_tables.iklr_table7."""
+"""Snakemake script of rule `iklr_table7`: a thin wrapper around kreinbench.pipeline.stages.paper_tables.iklr_table7."""
 
-from kreinbench.stages.paper_tables import iklr_table7
-from kreinbench.stages.runner import run_stage
+from kreinbench.pipeline.stages.paper_tables import iklr_table7
+from kreinbench.pipeline.stages.runner import run_stage
 
 run_stage(snakemake, iklr_table7)  # noqa: F821 (injected by Snakemake)

@@ -52,7 +52,7 @@ def _fetch_local(spec: DatasetSpec, raw_dir: Path, **_) -> list[dict]:
     dest = raw_dir / src.name
     with atomic_path(dest) as tmp:
         shutil.copyfile(src, tmp)
-        # The workflow planned this job for the file's content then (kreinbench.plan.fetch_entry);
+        # The workflow planned this job for the file's content then (kreinbench.pipeline.plan.fetch_entry);
         # a file edited since is not what the job's params say: refuse rather than mix the two.
         expected = spec.source.get("sha256")
         if expected is not None and sha256_file(tmp) != expected:

@@ -3,7 +3,7 @@
 Figs. 1-2: SVM and DANK on the clowns with σ and C by the SVM's CV; Fig. 4: the convergence
 histories of Nesterov's method, projected gradient and FISTA; Fig. 6: Theorems 7 and 8 on k-means
 partitions; Fig. 9: SVR-CV against DANK-SVR on the paper's two test functions. The stages of
-:mod:`kreinbench.stages.dank_figures` read the data, call these and draw the figures.
+:mod:`kreinbench.pipeline.stages.dank_figures` read the data, call these and draw the figures.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from kreinbench.methods.dank.estimator import DANK, resolve_eta
 from kreinbench.methods.dank.partition import partition
 from kreinbench.methods.dank.svr import DANKSVR, relative_mse
 from kreinbench.methods.dank.theory import PartitionBounds, partition_bounds, solve_whole_problem
-from kreinbench.svm_grid import gaussian, grid_search
+from kreinbench.methods.svm_grid import gaussian, grid_search
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from kreinbench.data.split import shuffled_split
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import block_rows, kernel_function
+from kreinbench.linalg.kernels import block_rows, kernel_function
 
 METHODS = ("nystrom-iklr", "iklr", "ksvm", "svc")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.implicit_kernel import is_implicit
+from kreinbench.linalg.implicit_kernel import is_implicit
 
 
 class ConvergenceWarning(UserWarning):
@@ -65,7 +65,7 @@ def check_train_kernel(K, y, *, implicit: bool = False) -> tuple[np.ndarray, np.
     """Validate a square train kernel and binary labels; return K, y in {-1,+1}, and classes.
 
     ``implicit=True``: an estimator that takes the parts it needs of an
-    :class:`~kreinbench.implicit_kernel.ImplicitKernel` gets it back as it is (its entries are
+    :class:`~kreinbench.linalg.implicit_kernel.ImplicitKernel` gets it back as it is (its entries are
     computed from finite features); any other estimator's ``np.asarray`` of one is an error that
     says how large the matrix would be.
 
@@ -331,15 +331,15 @@ class KernelClassifierMixin(_KernelModel):
     - keyword-only ``__init__`` that only stores parameters, and ``check_params()`` raising on a
       value ``fit`` would reject (:meth:`Estimator.check_params`);
     - class attributes ``needs_spectrum`` and ``needs_features``.  ``needs_spectrum`` names the
-      :class:`~kreinbench.spectrum.Spectrum` kind ``fit`` accepts as ``spectrum=`` (None/False:
+      :class:`~kreinbench.linalg.spectrum.Spectrum` kind ``fit`` accepts as ``spectrum=`` (None/False:
       none; ``"lambda_min"``, ``"negative"``, ``"eigenvalues"``, ``"full"``; True means ``"full"``;
-      or a callable ``params -> kind``), see :func:`kreinbench.plan.spectrum_kind`.
+      or a callable ``params -> kind``), see :func:`kreinbench.pipeline.plan.spectrum_kind`.
       ``needs_features``: ``fit(K, y, X)`` and ``decision_function(K_cross, X_test)`` also take
       the feature matrices;
     - fitted ``history_`` (list of dicts, one per iteration, with at least ``iteration`` and
       ``objective``), and where meaningful ``n_iter_``, ``stationarity_`` and ``diverged_``;
     - ``takes_implicit_kernel(kernel_type)``: True when ``fit`` and ``decision_function`` take an
-      :class:`~kreinbench.implicit_kernel.ImplicitKernel` of that kernel type (default: never).
+      :class:`~kreinbench.linalg.implicit_kernel.ImplicitKernel` of that kernel type (default: never).
     """
 
     # scikit-learn's estimator type (its tags say so too): cross_val_score and GridSearchCV then

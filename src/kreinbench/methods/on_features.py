@@ -15,7 +15,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.kernels import add_symmetric_noise, kernel_function, resolve_params
+from kreinbench.linalg.kernels import add_symmetric_noise, kernel_function, resolve_params
 from kreinbench.methods.base import Estimator
 
 
@@ -34,7 +34,7 @@ class OnFeatures(Estimator):
         ``DANKSVR()``); cloned by scikit-learn's tools, never fitted in place by them.
     kernel : dict
         A config's kernel spec (``{"type": "tl1", "tau_factor": 0.7}``,
-        ``{"type": "rbf", "sigma": 1.0}``, …; :func:`kreinbench.kernels.resolve_params`), resolved
+        ``{"type": "rbf", "sigma": 1.0}``, …; :func:`kreinbench.linalg.kernels.resolve_params`), resolved
         on the training rows' width.
 
     Attributes

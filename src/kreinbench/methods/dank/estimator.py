@@ -23,7 +23,7 @@ import numbers
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.implicit_kernel import LIBSVM_TYPES
+from kreinbench.linalg.implicit_kernel import LIBSVM_TYPES
 from kreinbench.methods.base import (
     ConvergenceWarning,
     KernelClassifierMixin,

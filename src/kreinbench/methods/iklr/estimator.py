@@ -40,7 +40,7 @@ import scipy.linalg.lapack
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.iklr import inner as iklr_inner
 from kreinbench.methods.iklr import lockstep as iklr_lockstep
-from kreinbench.kernels import check_memory
+from kreinbench.linalg.kernels import check_memory
 from kreinbench.methods.base import (
     ConvergenceWarning,
     RunawayWarning,
@@ -52,7 +52,7 @@ from kreinbench.methods.base import (
 )
 from kreinbench.methods.solvers.logistic import KernelLogisticMixin, LogisticKernelLoss
 from kreinbench.methods.iklr.inner import Point, Subproblem
-from kreinbench.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
+from kreinbench.linalg.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +170,7 @@ class IKLR(KernelLogisticMixin):
         How the spectral step was done: ``"given"`` (the ``spectrum`` argument),
         ``"cholesky"`` (K certified positive definite, μ_max by Lanczos), ``"lanczos"`` (shift split:
         μ_min and μ_max by Lanczos), ``"negative"`` or ``"lambda_min"`` (the partial spectrum of
-        :func:`kreinbench.spectrum.compute_spectrum`).
+        :func:`kreinbench.linalg.spectrum.compute_spectrum`).
     stationarity_ : float
         ‖∇f(α, b)‖ / ‖∇f(α⁰, b⁰)‖ at the returned point.
     diverged_ : bool
@@ -223,7 +223,7 @@ class IKLR(KernelLogisticMixin):
     :class:`RunawayWarning`.
     """
 
-    # The pipeline's spectrum (kreinbench.plan.spectrum_kind): the negative eigenpairs for the
+    # The pipeline's spectrum (kreinbench.pipeline.plan.spectrum_kind): the negative eigenpairs for the
     # eigen split, only mu_min and mu_max for the shift split.
     needs_spectrum = staticmethod(lambda params: "lambda_min" if IKLR(**params)._validated()["split"] == "shift"
                                   else "negative")
@@ -307,7 +307,7 @@ class IKLR(KernelLogisticMixin):
         enters the fit only through max(−μ_min, 0) = 0, max(|μ_min|, μ_max) = μ_max and
         min(μ_min, 0) = 0, so 0 stands in for it exactly); else the partial spectrum the split
         needs.  The shift split needs only μ_min and μ_max: both come from one Lanczos run
-        (:func:`kreinbench.spectrum.lanczos_extremes`, tens of matvecs where LAPACK's ``syevr``
+        (:func:`kreinbench.linalg.spectrum.lanczos_extremes`, tens of matvecs where LAPACK's ``syevr``
         tridiagonalizes K in O(n³)), with μ_min lowered by its residual bound so that τ ≥ −μ_min;
         LAPACK is the fallback when Lanczos does not converge.  (ARPACK's ``eigsh(which="SA")``
         with its defaults needed 49 s at n = 1000: see that function.)  The eigen split needs every
@@ -546,13 +546,13 @@ class IKLR(KernelLogisticMixin):
     def lambda_path_scores(self, K, y, folds, lams, *, seconds: dict | None = None) -> np.ndarray:
         """Validation accuracies (n_lams × n_folds) of this estimator with each λ of ``lams`` on
         each (train, validation) index pair of ``folds``, fitted on slices of ``K``: the scores of
-        the separate fits (:func:`kreinbench.selection.cross_validate` with ``paths=False``), by
+        the separate fits (:func:`kreinbench.methods.selection.cross_validate` with ``paths=False``), by
         :func:`grouped_lambda_path_scores` (shared spectral step, lock step)."""
         return grouped_lambda_path_scores([self], K, y, folds, lams, seconds=seconds)[0]
 
     @staticmethod
     def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams) -> list:
-        """:func:`grouped_lambda_path_scores` (the hook of :func:`kreinbench.selection.cross_validate_group`)."""
+        """:func:`grouped_lambda_path_scores` (the hook of :func:`kreinbench.methods.selection.cross_validate_group`)."""
         return grouped_lambda_path_scores(prototypes, K, y, folds, lams)
 
     def groups_lambda_paths_with(self, other) -> bool:
@@ -573,7 +573,7 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
     """For each IKLR of ``prototypes`` (they differ in anything but λ), its validation accuracies
     (n_lams × n_folds) with each λ of ``lams`` on each (train, validation) pair of ``folds``.
 
-    The scores of the separate fits (:func:`kreinbench.selection.cross_validate` with
+    The scores of the separate fits (:func:`kreinbench.methods.selection.cross_validate` with
     ``paths=False``), but the spectral step is shared: one Cholesky factorization of K certifies
     every fold kernel positive definite at once (a principal submatrix of a positive definite
     matrix is one), leaving each fold only its μ_max (Lanczos); otherwise each fold's partial

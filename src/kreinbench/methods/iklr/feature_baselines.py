@@ -1,6 +1,6 @@
 """The IKLR paper's spectrum baselines on the Kreĭn Nyström approximation, in O(n·m) memory.
 
-:class:`kreinbench.nystrom.KreinNystrom` gives K ≈ K̃ = Φ S Φᵀ (Φ: n × r, S = diag(±1)).  Flip,
+:class:`kreinbench.linalg.nystrom.KreinNystrom` gives K ≈ K̃ = Φ S Φᵀ (Φ: n × r, S = diag(±1)).  Flip,
 Clip, Shift and KSVM change K's spectrum, so here they change K̃'s, which costs O(n·r²) and never
 an n × n matrix: with Φ = QR (thin QR) and R S Rᵀ = W diag(σ) Wᵀ (r × r), K̃ = Ψ diag(σ) Ψᵀ with
 Ψ = QW orthonormal, the eigendecomposition of K̃ on its range.  A test row enters through its
@@ -28,7 +28,7 @@ import scipy.linalg
 
 from kreinbench.methods.base import check_choice, check_int, check_positive
 from kreinbench.methods.iklr.features import NystromModel
-from kreinbench.spectrum import TRANSFORMS
+from kreinbench.linalg.spectrum import TRANSFORMS
 
 
 def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):
@@ -47,7 +47,7 @@ class NystromSpectrumKLR(NystromModel):
     Parameters
     ----------
     kernel, n_components, landmarks, rcond, random_state
-        The approximation's (:class:`kreinbench.nystrom.KreinNystrom`).
+        The approximation's (:class:`kreinbench.linalg.nystrom.KreinNystrom`).
     correction : {"flip", "clip", "shift"}, default="flip"
         The spectrum correction (a parameter named ``transform`` would make scikit-learn take the
         model for a transformer).
@@ -113,7 +113,7 @@ class NystromKSVM(NystromModel):
     Parameters
     ----------
     kernel, n_components, landmarks, rcond, random_state
-        The approximation's (:class:`kreinbench.nystrom.KreinNystrom`).
+        The approximation's (:class:`kreinbench.linalg.nystrom.KreinNystrom`).
     C : float, default=1.0
     tol : float, default=1e-3
         libsvm's stopping tolerance.

@@ -1,6 +1,6 @@
 """IKLR on Kreĭn features: the IKLR model on a signed low-rank factorization K ≈ Φ S Φᵀ.
 
-With K ≈ Φ S Φᵀ (:class:`kreinbench.nystrom.KreinNystrom`: Φ is n × r, S = diag(±1)), the IKLR model
+With K ≈ Φ S Φᵀ (:class:`kreinbench.linalg.nystrom.KreinNystrom`: Φ is n × r, S = diag(±1)), the IKLR model
 Kα + b and its regularizer αᵀKα become, with u = S Φᵀ α,
 
     Kα = Φ u,   αᵀKα = uᵀ S u = ‖u₊‖² − ‖u₋‖²,
@@ -262,8 +262,8 @@ class NystromModel(_FeatureEstimator):
         return X, y_pm
 
     def _features(self, X) -> np.ndarray:
-        from kreinbench.kernels import resolve_params  # noqa: PLC0415
-        from kreinbench.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.nystrom imports the kernels)
+        from kreinbench.linalg.kernels import resolve_params  # noqa: PLC0415
+        from kreinbench.linalg.nystrom import KreinNystrom  # noqa: PLC0415 (kreinbench.linalg.nystrom imports the kernels)
 
         kernel = self.kernel if callable(self.kernel) else resolve_params(self.kernel, X.shape[1])
         m = self.n_components
@@ -300,9 +300,9 @@ class NystromIKLR(NystromModel):
     Parameters
     ----------
     kernel : dict or callable
-        As :class:`kreinbench.nystrom.KreinNystrom`'s.
+        As :class:`kreinbench.linalg.nystrom.KreinNystrom`'s.
     n_components, landmarks, rcond, random_state
-        The Nyström approximation's (:class:`kreinbench.nystrom.KreinNystrom`).
+        The Nyström approximation's (:class:`kreinbench.linalg.nystrom.KreinNystrom`).
     lam, tau, eps, max_outer, max_inner
         The model's (:class:`KreinLogisticRegression`).
 

@@ -17,7 +17,7 @@ from kreinbench.methods.base import (
 )
 from kreinbench.methods.solvers.logistic import KernelLogisticMixin
 from kreinbench.methods.solvers.newton import klr_newton
-from kreinbench.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
+from kreinbench.linalg.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
 
 class KLR(KernelLogisticMixin):
     """Kernel logistic regression on a PSD kernel: the convex special case of :class:`IKLR`.
@@ -157,7 +157,7 @@ class SpectrumKLR(KLR):
     @staticmethod
     def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams) -> list:
         """Each prototype's :meth:`lambda_path_scores` (the hook of
-        :func:`kreinbench.selection.cross_validate_group`), each fold's eigendecomposition made
+        :func:`kreinbench.methods.selection.cross_validate_group`), each fold's eigendecomposition made
         once for all of them: Flip, Clip and Shift of one kernel share their folds' spectra
         (on 1600 rows one eigendecomposition costs about as much as a λ path)."""
         K, _, _ = check_train_kernel(K, y)

@@ -30,7 +30,7 @@ from kreinbench.methods.base import (
     warn_at_caller,
 )
 from kreinbench.methods.solvers.smo import intercept, kkt_violation, smo_solve
-from kreinbench.spectrum import Spectrum, compute_spectrum
+from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 
 log = logging.getLogger(__name__)
 

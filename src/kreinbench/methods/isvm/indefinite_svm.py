@@ -40,7 +40,7 @@ from kreinbench.methods.solvers.dual_gap import wolfe_gap
 from kreinbench.methods.isvm.apg import apg
 from kreinbench.methods.solvers.projection import project_box_hyperplane
 from kreinbench.methods.solvers.smo import intercept
-from kreinbench.spectrum import Spectrum, check_symmetric_kernel, compute_spectrum, eigendecompose
+from kreinbench.linalg.spectrum import Spectrum, check_symmetric_kernel, compute_spectrum, eigendecompose
 
 log = logging.getLogger(__name__)
 
@@ -349,15 +349,15 @@ class IndefiniteSVM(KernelClassifierMixin):
         """Validation accuracies (candidates × folds) of APG fits on slices of ``K``, as separate fits would give.
 
         ``X`` is unused (the kernel is all IndefiniteSVM needs); it is in the signature every
-        grid-path estimator shares with :func:`kreinbench.selection.cross_validate`.
+        grid-path estimator shares with :func:`kreinbench.methods.selection.cross_validate`.
 
-        Per fold, K₀'s spectrum is computed once (:func:`kreinbench.spectrum.compute_spectrum`,
+        Per fold, K₀'s spectrum is computed once (:func:`kreinbench.linalg.spectrum.compute_spectrum`,
         as for separate fits) and the candidates run by ρ, then C ascending, each fit started from
         the solution at the next smaller C with the same ρ (feasible: Q₁ grows with C) and its
         last Lipschitz estimate.  The start changes the iterations, not the maximum of the concave
         f, so the scores are those of cold-started fits up to the solver tolerance (tested).
         """
-        from kreinbench.selection import read_only  # selection imports the estimators' modules
+        from kreinbench.methods.selection import read_only  # selection imports the estimators' modules
 
         params = self.get_params()
         params.update(solver="apg", cv_solver=None)

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from kreinbench.implicit_kernel import is_implicit
+from kreinbench.linalg.implicit_kernel import is_implicit
 from kreinbench.methods.base import ConvergenceWarning, warn_at_caller
 
 # libsvm's cache of kernel rows when it computes the kernel itself (scikit-learn's default is 200 MB;
@@ -18,7 +18,7 @@ def libsvm_dual(K, y_pm: np.ndarray, C: float, *, tol: float = 1e-3,
                 max_iter: int = -1) -> tuple[np.ndarray, float, int]:
     """Solve the SVM dual with libsvm; return α (one per training point), b and libsvm's iterations.
 
-    ``K`` is a kernel matrix, or an :class:`~kreinbench.implicit_kernel.ImplicitKernel` whose
+    ``K`` is a kernel matrix, or an :class:`~kreinbench.linalg.implicit_kernel.ImplicitKernel` whose
     kernel libsvm computes itself from the features, with its own cache of kernel rows.
     """
     from sklearn.svm import SVC  # noqa: PLC0415 (scikit-learn costs 1.5 s of start-up; only this path needs it)

@@ -1,0 +1,1 @@
+"""Kernel matrices (explicit, implicit, Nyström), positive-definiteness, spectra and their cache."""

@@ -1,0 +1,71 @@
+"""The DANK (JMLR) targets that do not go through rule ``fit``: Figures 1, 2, 4, 6, 9 and Table 4.
+
+Each is a key of ``papers.dank_figures`` holding its own settings (dataset, σ, C, iterations, …);
+``scales.<scale>.papers.dank_figures.<figure>`` overrides some of them at ``--config scale=<scale>``
+(e.g. fewer iterations for CI; :func:`kreinbench.pipeline.plan.scaled_config`). ``fig1`` also adds Fig. 2,
+which plots the F* of the same fits.
+Kept apart from :mod:`kreinbench.pipeline.plan` so the core planning stays small.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kreinbench.data.registry import load_registry
+from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline.plan import canonical, dataset_config_entry
+
+# The keys of papers.dank_figures (their targets are in kreinbench.pipeline.paper_targets) and the task each
+# one's datasets must have (the estimators behind it are classifiers or regressors).
+TASKS = {"fig1": "binary", "fig4": "binary", "fig6": "binary", "fig9": "regression", "table4": "regression"}
+# Fig. 9's panels are the paper's two test functions (kreinbench.data.synthetic), not a choice.
+FIG9_DATASETS = ["step-1d", "cherkassky-2d"]
+
+
+def block(config: dict) -> dict[str, Any]:
+    return config.get("papers", {}).get("dank_figures", {})
+
+
+def settings(config: dict, figure: str) -> dict[str, Any]:
+    """``papers.dank_figures.<figure>`` (of the config at its scale); {} when absent."""
+    return dict(block(config).get(figure, {}))
+
+
+def datasets(config: dict, figure: str) -> list[str]:
+    spec = settings(config, figure)
+    if figure == "fig9":
+        return FIG9_DATASETS if spec else []
+    return list(spec.get("datasets", [spec["dataset"]] if "dataset" in spec else []))
+
+
+def manifest(dataset: str) -> str:
+    return f"data/raw/{dataset}/manifest.json"
+
+
+def entry(config: dict, dataset: str) -> dict[str, Any]:
+    """A dataset's registry entry as a job param (parsed by the stage from the fetched raw files)."""
+    return canonical(dataset_config_entry(config, dataset))
+
+
+def table4_records(config: dict) -> list[str]:
+    """One record per Table 4 dataset × repetition (rule ``dank_svr_rep``)."""
+    spec = settings(config, "table4")
+    return [f"results/dank_figures/table4/{d}/rep{r}.json" for d in spec["datasets"]
+            for r in range(1, spec["repetitions"] + 1)]
+
+
+def check(config: dict) -> None:
+    """Every figure's datasets are registry datasets of the task its estimators need."""
+    registry = load_registry(config.get("custom_datasets"))
+    for figure in TASKS:
+        for name in datasets(config, figure):
+            if name not in registry:
+                raise KreinbenchError(f"config papers.dank_figures.{figure}: unknown dataset {name!r}")
+            if registry[name].task != TASKS[figure]:
+                raise KreinbenchError(f"config papers.dank_figures.{figure}: {name!r} is a {registry[name].task} "
+                                      f"dataset, {figure} needs a {TASKS[figure]} one")
+
+
+def figure_params(config: dict, figure: str) -> dict:
+    """The params every DANK figure rule shares: its settings at the run's scale, seed and CV folds."""
+    return {"settings": settings(config, figure), "seed": config["seed"], "folds": config["cv_folds"]}

@@ -1,0 +1,15 @@
+"""Stage of rule `agreement`: the cell-by-cell verdicts of a run's paper tables (kreinbench.report.agreement)."""
+
+from __future__ import annotations
+
+from kreinbench.report.agreement import judged_tables, markdown
+from kreinbench.atomic import write_csv_atomic, write_text_atomic
+
+
+def agreement(*, tables: list[str], explanations: str, csv: str, md: str, title: str,
+              stand_ins: dict[str, str] | None = None) -> None:
+    """Judge every cell with a paper value of the paper tables (CSV, named by their file); write
+    ``csv`` (every cell) and ``md`` (the counts and the disagreeing cells)."""
+    cells = judged_tables(tables, explanations, stand_ins)
+    write_csv_atomic(csv, cells)
+    write_text_atomic(md, markdown(cells, title))

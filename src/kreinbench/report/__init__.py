@@ -1,0 +1,1 @@
+"""Tables, figures, statistics, collapse and agreement with the papers, reproduction records."""
