@@ -30,19 +30,19 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
+from bench_iklr import median_times
 from threadpoolctl import threadpool_limits
 
-from kreinbench.pipeline import plan
 from kreinbench.atomic import write_text_atomic
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import split_dataset
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.spectrum import compute_spectrum
 from kreinbench.methods import ESTIMATORS
 from kreinbench.methods.selection import cross_validate
-from kreinbench.linalg.spectrum import compute_spectrum
-from bench_iklr import median_times
+from kreinbench.pipeline import plan
 
 CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
 

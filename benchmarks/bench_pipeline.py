@@ -24,11 +24,11 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
+import pipeline_bench
 import yaml
 
-import pipeline_bench
-from kreinbench.pipeline import plan
 from kreinbench.atomic import write_text_atomic
+from kreinbench.pipeline import plan
 
 REPO = Path(__file__).resolve().parents[1]
 

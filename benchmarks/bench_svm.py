@@ -23,10 +23,10 @@ import scipy.linalg
 from sklearn.svm import SVC
 
 from kreinbench.atomic import write_text_atomic
+from kreinbench.linalg.spectrum import eigendecompose
+from kreinbench.methods.iklr.tdcasvm import TDCASVM
 from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM, RankOneProxyProducts, _proxy_products_eigh
 from kreinbench.methods.isvm.svm import KSVM
-from kreinbench.methods.iklr.tdcasvm import TDCASVM
-from kreinbench.linalg.spectrum import eigendecompose
 
 # Ying et al. NIPS'09 Table 3: dataset, size, SMM seconds, SPGM seconds.
 YING_TABLE3 = [

@@ -28,8 +28,8 @@ from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import split_dataset
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR
-from kreinbench.pipeline.plan import dataset_config_entry
 from kreinbench.methods.selection import cross_validate
+from kreinbench.pipeline.plan import dataset_config_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "workflow/configs/paper-iklr.yaml"

@@ -24,12 +24,12 @@ import warnings
 from pathlib import Path
 
 import pandas as pd
-
 from bench_nystrom import load_split, tl1
+
 from kreinbench.experiments.scale import peak_rss_mib
 from kreinbench.linalg.kernels import kernel_function
-from kreinbench.methods import IKLR
 from kreinbench.linalg.spectrum import compute_spectrum
+from kreinbench.methods import IKLR
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = ("ccicp-gd", "ccicp-sgd", "cccp-gd")

@@ -17,8 +17,8 @@ import time
 from isvm_cv_profile import ROOT, paper_kernels, paper_split
 
 from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM
-from kreinbench.pipeline.plan import spectrum_kind
 from kreinbench.methods.selection import cross_validate
+from kreinbench.pipeline.plan import spectrum_kind
 
 
 def main() -> None:

@@ -27,9 +27,9 @@ from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import make_split
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
+from kreinbench.linalg.spectrum import compute_spectrum
 from kreinbench.methods.isvm.indefinite_svm import IndefiniteSVM
 from kreinbench.methods.selection import param_grid, read_only, stratified_folds
-from kreinbench.linalg.spectrum import compute_spectrum
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "workflow/configs/paper-isvm.yaml"

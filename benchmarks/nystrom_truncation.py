@@ -16,13 +16,12 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 
 from kreinbench.data.split import read_split
 from kreinbench.experiments.scale import training_rows
 from kreinbench.linalg.kernels import kernel_function, resolve_params
-from kreinbench.methods.iklr.features import KreinLogisticRegression
 from kreinbench.linalg.nystrom import KreinNystrom
+from kreinbench.methods.iklr.features import KreinLogisticRegression
 
 
 def main() -> None:

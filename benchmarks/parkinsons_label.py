@@ -30,8 +30,8 @@ from kreinbench.data.parse import ParsedData
 from kreinbench.data.registry import spec_from_entry
 from kreinbench.linalg.kernels import rbf, tl1
 from kreinbench.methods import estimator_class
-from kreinbench.pipeline.plan import spectrum_kind
 from kreinbench.methods.selection import cross_validate
+from kreinbench.pipeline.plan import spectrum_kind
 from kreinbench.pipeline.stages.fit import seeded
 
 # Table III's columns and MM'17's CCICP (config method names).

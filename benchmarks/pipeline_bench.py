@@ -21,10 +21,9 @@ import h5py
 import numpy as np
 import pandas as pd
 
-from kreinbench.linalg import cache
-
-from kreinbench.pipeline import plan
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import cache
+from kreinbench.pipeline import plan
 
 MB = 2**20
 # Snakemake's benchmark files give max_rss in MB (2^20 bytes, from psutil's bytes / 1024²).

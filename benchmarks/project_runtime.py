@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import runtime_projection
+
 from kreinbench.atomic import write_csv_atomic
 
 

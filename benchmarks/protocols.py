@@ -18,8 +18,8 @@ import json
 from pathlib import Path
 
 import pandas as pd
-
 import pipeline_bench
+
 from kreinbench.atomic import write_csv_atomic
 
 

@@ -22,9 +22,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import pipeline_bench
 import protocols
 
-import pipeline_bench
 from kreinbench.report.reproduction import record_run, refresh_record
 
 ROOT = Path(__file__).resolve().parent.parent

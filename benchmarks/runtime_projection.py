@@ -17,7 +17,6 @@ import re
 from pathlib import Path
 
 import pandas as pd
-
 import pipeline_bench
 
 BENCHMARK_LINE = re.compile(r"^\s+benchmark: logs/benchmark/(.+)\.tsv$")

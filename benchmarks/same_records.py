@@ -20,8 +20,8 @@ import json
 import os
 import sys
 import tempfile
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import yaml
 from threadpoolctl import threadpool_limits

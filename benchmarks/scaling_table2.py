@@ -33,15 +33,15 @@ import pandas as pd
 import yaml
 from threadpoolctl import threadpool_limits
 
-from kreinbench.pipeline import plan
-from kreinbench.report.agreement import EIGENVALUE_SLACK
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import SCALER_FITS, spec_from_entry
 from kreinbench.data.split import split_dataset
 from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.linalg.spectrum import extreme_eigenvalues
+from kreinbench.pipeline import plan
 from kreinbench.pipeline.stages.paper_tables import read_paper_values
+from kreinbench.report.agreement import EIGENVALUE_SLACK
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "workflow/configs/paper-iklr.yaml"

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench.report.agreement import CELL_COLUMNS, judged, markdown, summary, table_cells
 from kreinbench.errors import KreinbenchError
 from kreinbench.pipeline.stages.agreement import agreement
+from kreinbench.report.agreement import CELL_COLUMNS, judged, markdown, summary, table_cells
 
 
 def accuracy_table():

@@ -25,16 +25,16 @@ import numpy as np
 import pytest
 import yaml
 
-from kreinbench.linalg import cache
-
-from kreinbench.pipeline import plan
+from kreinbench.atomic import sha256_file
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import write_split
 from kreinbench.errors import DataError, KreinbenchError
+from kreinbench.linalg import cache
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import ESTIMATORS
+from kreinbench.pipeline import plan
 from kreinbench.pipeline.stages import data as data_stage
 from kreinbench.pipeline.stages import fit as fit_stage
 from kreinbench.pipeline.stages import kernel as kernel_stage
@@ -74,8 +74,8 @@ def fit_job(files, kernel_path: Path, out_dir: Path, estimator="KLR", instance="
             "split": str(files.split), "kernels": [str(kernel_path)], "spectra": [], "record": str(out_dir / "rep1.json")}
 
 
-def write_kernel_file(path: Path, K, K_test, instance="tl1"):
-    cache.write_kernel(path, K, K_test, {"kernel": {"type": "tl1"}, "instance": instance, "split_sha256": "x"})
+def write_kernel_file(path: Path, K, K_test, instance="tl1", split_sha256="x"):
+    cache.write_kernel(path, K, K_test, {"kernel": {"type": "tl1"}, "instance": instance, "split_sha256": split_sha256})
     return path
 
 
@@ -106,6 +106,7 @@ def test_spectrum_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_pat
     ("nan-train", "contains NaN"),
     ("nan-test", "contains NaN"),
     ("other-instance", "was made for instance='rbf-sigma=1'"),
+    ("other-split", "was made for split_sha256='0+'"),
 ])
 def test_fit_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_path, damage, message):
     K, K_test = stage_files.K.copy(), stage_files.K_test.copy()
@@ -113,13 +114,30 @@ def test_fit_stage_refuses_a_bad_kernel_file_naming_it(stage_files, tmp_path, da
         K[0, 0] = np.nan
     if damage == "nan-test":
         K_test[2, 7] = np.inf
-    path = write_kernel_file(tmp_path / "in" / "tl1.h5", K, K_test,
+    split_sha256 = "0" * 64 if damage == "other-split" else sha256_file(stage_files.split)
+    path = write_kernel_file(tmp_path / "in" / "tl1.h5", K, K_test, split_sha256=split_sha256,
                              instance="rbf-sigma=1" if damage == "other-instance" else "tl1")
     out = tmp_path / "out"
     with pytest.raises(KreinbenchError, match=message) as info:
         fit_stage.fit(**fit_job(stage_files, path, out))
     assert str(path) in str(info.value)
     assert not out.exists() or leftovers(out) == []
+
+
+def test_fit_stage_refuses_a_spectrum_of_another_matrix(stage_files, tmp_path):
+    """A kernel file rebuilt after its spectrum was computed (a touched or copied cache): the
+    spectrum no longer decomposes the matrix the fit reads, and the fit says so."""
+    path = write_kernel_file(tmp_path / "in" / "tl1.h5", stage_files.K, stage_files.K_test,
+                             split_sha256=sha256_file(stage_files.split))
+    spectra = tmp_path / "spectra"
+    kernel_stage.spectrum(**spectrum_job(path, spectra))
+    write_kernel_file(path, 2.0 * stage_files.K, 2.0 * stage_files.K_test, split_sha256=sha256_file(stage_files.split))
+    job = {**fit_job(stage_files, path, tmp_path / "out", estimator="IKLR"), "spectra": [str(spectra / "tl1.h5")]}
+    job["spec"] = {**job["spec"], "params": {"solver": "ccicp-gd"}}
+    with pytest.raises(KreinbenchError, match="kernel_train_sha256") as info:
+        fit_stage.fit(**job)
+    assert "tl1.h5" in str(info.value)
+    assert not (tmp_path / "out").exists() or leftovers(tmp_path / "out") == []
 
 
 def test_kernel_stage_refuses_a_truncated_split_file(stage_files, tmp_path):

@@ -2,8 +2,8 @@ import h5py
 import numpy as np
 import pytest
 
-from kreinbench.linalg import cache
 from kreinbench.errors import CacheMismatchError
+from kreinbench.linalg import cache
 from kreinbench.linalg.spectrum import COVERS, compute_spectrum
 
 

@@ -7,13 +7,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from kreinbench.linalg import cache
-
-from kreinbench.pipeline import plan
+from kreinbench.atomic import sha256_file
 from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import cache
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR, SpectrumKLR
+from kreinbench.pipeline import plan
 from kreinbench.pipeline.stages import fit as fit_stage
 from kreinbench.pipeline.stages import kernel as kernel_stage
 
@@ -36,7 +36,7 @@ def files(load_split, tmp_path_factory):
     params = resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1])
     K, K_test = kernel_matrices(params, split.X_train, split.X_test)
     kernel = root / "tl1.h5"
-    cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": "x"})
+    cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": sha256_file(split_path)})
     spectrum = root / "spectra" / "tl1.h5"
     kernel_stage.spectrum(kernel=str(kernel), instance="tl1", kind=plan.spectrum_kind(IKLR, {}), seed=1,
                           spectrum=str(spectrum))

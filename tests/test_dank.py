@@ -10,14 +10,14 @@ from sklearn.svm import SVC
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import ConvergenceWarning
-from kreinbench.methods.dank.estimator import DANK
 from kreinbench.methods.dank import adaptive as dank_adaptive
 from kreinbench.methods.dank import neighbours
 from kreinbench.methods.dank.adaptive import AdaptiveMatrix, kernel_is_psd
-from kreinbench.methods.solvers.dual_gap import wolfe_gap
+from kreinbench.methods.dank.estimator import DANK
+from kreinbench.methods.dank.neighbours import extension_indices, reciprocal_neighbours
 from kreinbench.methods.dank.problem import dank_evaluate
 from kreinbench.methods.dank.solver import Evaluation, _model_step, make_projection
-from kreinbench.methods.dank.neighbours import extension_indices, reciprocal_neighbours
+from kreinbench.methods.solvers.dual_gap import wolfe_gap
 from reference import project_bisection, reciprocal_by_full_ranks, wolfe_gap_lp
 
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
+from kreinbench.experiments.dank import figure4_data
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank.estimator import DANK
-from kreinbench.experiments.dank import figure4_data
 from reference import project_bisection
 
 C, TAU, ITERATIONS = 1.0, 0.01, 40

@@ -10,16 +10,16 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from kreinbench.pipeline import plan
-from kreinbench.methods import svm_grid
 from kreinbench.data.parse import ParsedData
 from kreinbench.data.synthetic import cherkassky, clowns, step_function, step_value
 from kreinbench.errors import KreinbenchError
+from kreinbench.experiments import dank as experiment
+from kreinbench.methods import svm_grid
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank.svr import relative_mse
+from kreinbench.pipeline import plan
 from kreinbench.pipeline.paper_targets import wanted
 from kreinbench.pipeline.plan_dank_figures import check, settings
-from kreinbench.experiments import dank as experiment
 from kreinbench.pipeline.stages import dank_figures as stage
 from kreinbench.pipeline.stages import dank_table4 as table4
 

@@ -10,13 +10,13 @@ import pytest
 import yaml
 from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
-from kreinbench.linalg import spectrum
 from kreinbench.data import synthetic
 from kreinbench.data.fetch import fetch_dataset, read_manifest
 from kreinbench.data.parse import ParsedData, parse_dataset
 from kreinbench.data.registry import get_dataset, load_registry, spec_from_entry
 from kreinbench.data.split import make_split, read_split, split_dataset, write_split
 from kreinbench.errors import DataError, KreinbenchError
+from kreinbench.linalg import spectrum
 from kreinbench.pipeline.plan import check_config, dataset_config_entry
 from kreinbench.pipeline.stages import paper_tables
 

@@ -25,8 +25,8 @@ from kreinbench.data.fetch import fetch_dataset, read_manifest
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import dataset_entry, get_dataset, load_registry, spec_from_entry
 from kreinbench.data.split import read_split, split_dataset
-from kreinbench.pipeline import plan
 from kreinbench.errors import DataError, KreinbenchError
+from kreinbench.pipeline import plan
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "datasets"

@@ -6,8 +6,7 @@ import pytest
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.kernels import kernel_function, resolve_params
-from kreinbench.methods import KSVM, SpectrumKLR
-from kreinbench.methods import NystromKSVM, NystromSpectrumKLR
+from kreinbench.methods import KSVM, NystromKSVM, NystromSpectrumKLR, SpectrumKLR
 
 
 @pytest.fixture(scope="module")

@@ -23,10 +23,10 @@ from conftest import ROOT
 from kreinbench.data.synthetic import clowns
 from kreinbench.experiments import dank as experiment
 from kreinbench.methods.base import ConvergenceWarning
-from kreinbench.report.render import objective_marks, objective_summary, reps_text
+from kreinbench.methods.svm_grid import gaussian
 from kreinbench.pipeline.stages import dank_figures, paper_dank, paper_figures, paper_tables, paper_ying, report, scale
 from kreinbench.pipeline.stages.report import RUN_COLUMNS
-from kreinbench.methods.svm_grid import gaussian
+from kreinbench.report.render import objective_marks, objective_summary, reps_text
 
 STAGES = ROOT / "src/kreinbench/pipeline/stages"
 # Pixels two texts may share (anti-aliased glyph edges) and a text may reach past the canvas.

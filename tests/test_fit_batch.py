@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from kreinbench.linalg import cache
-
-from kreinbench.pipeline import plan
+from kreinbench.atomic import sha256_file
 from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import cache
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
+from kreinbench.pipeline import plan
 from kreinbench.pipeline.stages import fit as fit_stage
 from kreinbench.pipeline.stages import kernel as kernel_stage
 
@@ -83,7 +83,7 @@ def test_a_batch_writes_the_records_of_separate_jobs(load_split, tmp_path, monke
     K, K_test = kernel_matrices(params, split.X_train, split.X_test)
     kernel = Path(plan.kernel_path("monk-2", 1, "tl1"))
     kernel.parent.mkdir(parents=True)
-    cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": "x"})
+    cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": sha256_file(plan.split_path("monk-2", 1))})
     kernel_stage.spectrum(kernel=str(kernel), instance="tl1", kind=plan.instance_spectrum_kind(CONFIG, "tl1"), seed=1,
                           spectrum=plan.spectrum_path("monk-2", 1, "tl1"))
     methods = plan.batch_methods(CONFIG, "monk-2")

@@ -9,16 +9,16 @@ import scipy.special
 from conftest import klr_objective_and_gradient
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
-from kreinbench.methods.base import check_train_kernel
+from kreinbench.linalg.spectrum import compute_spectrum, eigendecompose
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR
+from kreinbench.methods.base import check_train_kernel
+from kreinbench.methods.iklr import estimator as iklr
 from kreinbench.methods.iklr import inner as iklr_inner
 from kreinbench.methods.iklr import lockstep as iklr_lockstep
-from kreinbench.methods.iklr import estimator as iklr
 from kreinbench.methods.iklr.estimator import _fit_lockstep, _LockstepFits
-from kreinbench.methods.solvers.logistic import LogisticKernelLoss
 from kreinbench.methods.multiclass import OneVsRest
 from kreinbench.methods.selection import cross_validate, stratified_folds
-from kreinbench.linalg.spectrum import compute_spectrum, eigendecompose
+from kreinbench.methods.solvers.logistic import LogisticKernelLoss
 
 
 def reference_klr(K, y_pm, lam):

@@ -6,20 +6,18 @@ import copy
 import json
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from kreinbench.linalg import cache
-
-from kreinbench.pipeline import plan
 from kreinbench.data.split import Split, write_split
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import cache
 from kreinbench.linalg.implicit_kernel import ImplicitKernel
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import DANK, IKLR, SVM
-from kreinbench.pipeline.resources import Size, implicit_fit_cost, fit_cost
+from kreinbench.pipeline import plan
+from kreinbench.pipeline.resources import Size, fit_cost, implicit_fit_cost
 from kreinbench.pipeline.stages import fit as fit_stage
 from kreinbench.pipeline.stages import kernel as kernel_stage
 

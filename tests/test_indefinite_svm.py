@@ -104,8 +104,8 @@ def test_parameters_are_validated():
 
 
 def test_rank_one_update_matches_a_dense_eigendecomposition():
-    from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
     from kreinbench.linalg.spectrum import eigendecompose
+    from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
     K0, y = ying_problem(60, seed=6)
     spectrum = eigendecompose(K0)
     update = RankOneProxyProducts(spectrum)
@@ -138,8 +138,8 @@ def tied_kernel(kind: str):
 
 @pytest.mark.parametrize("kind", ["negative", "low-rank"])
 def test_rank_one_merges_tied_eigenvalues_exactly_and_needs_no_dense_fallback(kind):
-    from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
     from kreinbench.linalg.spectrum import eigendecompose
+    from kreinbench.methods.isvm.indefinite_svm import RankOneProxyProducts
     K_tied, y = tied_kernel(kind)
     update = RankOneProxyProducts(eigendecompose(K_tied))
     v = np.random.default_rng(9).normal(size=40)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.linalg import nystrom
+from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.linalg.nystrom import KreinNystrom, truncation_errors
 
 

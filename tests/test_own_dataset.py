@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from kreinbench.pipeline import plan
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import spec_from_entry
+from kreinbench.pipeline import plan
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "examples/own-dataset.yaml"

@@ -14,11 +14,11 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from kreinbench.pipeline import paper_targets, plan, plan_dank
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import DANK
 from kreinbench.methods.dank.estimator import c2_factor, resolve_eta
+from kreinbench.pipeline import paper_targets, plan, plan_dank
 from kreinbench.pipeline.stages import paper_dank
 
 ROOT = Path(__file__).resolve().parents[1]

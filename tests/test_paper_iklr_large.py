@@ -10,10 +10,16 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench.pipeline import paper_targets, plan, plan_iklr
 from kreinbench.errors import KreinbenchError
-from kreinbench.pipeline.stages.paper_tables import (table3_frame, table3_markdown, table4_markdown, table5_frame,
-                                            table5_markdown, timing_frame)
+from kreinbench.pipeline import paper_targets, plan, plan_iklr
+from kreinbench.pipeline.stages.paper_tables import (
+    table3_frame,
+    table3_markdown,
+    table4_markdown,
+    table5_frame,
+    table5_markdown,
+    timing_frame,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 

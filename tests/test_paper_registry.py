@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kreinbench.pipeline import paper_targets, report_index
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline import paper_targets, report_index
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = {name: yaml.safe_load((ROOT / f"workflow/configs/{name}.yaml").read_text())

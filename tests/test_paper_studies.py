@@ -12,12 +12,12 @@ import yaml
 from snakemake.utils import validate
 
 from conftest import ROOT, SHARED_DATASETS
-from kreinbench.pipeline import paper_targets, plan, plan_iklr
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset, load_registry
 from kreinbench.data.split import split_dataset
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline import paper_targets, plan, plan_iklr
 from kreinbench.pipeline.stages.paper_tables import table6_split_note, timing_frame
 
 LAM = {"lam": [0.1, 1.0]}

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench.pipeline import paper_targets, plan
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline import paper_targets, plan
 from kreinbench.pipeline.stages.paper_tables import table3_frame, table3_markdown
 from kreinbench.report.statistics import paired_tests
 

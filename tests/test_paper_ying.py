@@ -15,10 +15,10 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 
 from conftest import ROOT
-from kreinbench.linalg import cache
-from kreinbench.pipeline import plan
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import cache
+from kreinbench.pipeline import plan
 from kreinbench.pipeline.stages.paper_ying import fig1_runs, table3_frame, table3_markdown
 
 NAMES = {"datasets": {"sonar": "Sonar", "mine": "mine"}, "methods": {"smm": "SMM", "spgm": "SPGM"}}

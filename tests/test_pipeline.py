@@ -5,10 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pipeline_bench
 import pytest
 import yaml
 
-import pipeline_bench
 from kreinbench.linalg import cache
 from kreinbench.report.report_html import embedded_results, report_mismatches
 

@@ -4,11 +4,11 @@ import subprocess
 import sys
 
 import numpy as np
+import pipeline_bench
 import pytest
 
-import pipeline_bench
-from kreinbench.linalg import cache
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import cache
 from kreinbench.pipeline.stages.runner import PEAK_RSS_FORMAT, STARTUP_FORMAT, process_age_seconds
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"

@@ -33,13 +33,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from kreinbench.linalg import cache
-
-from kreinbench.pipeline import plan
 from kreinbench.atomic import atomic_path, sha256_file
 from kreinbench.data.split import read_split
+from kreinbench.linalg import cache
 from kreinbench.methods import IKLR, KLR, KSVM, SVM, ConvergenceWarning, IndefiniteSVM
 from kreinbench.methods.solvers.logistic import LogisticKernelLoss
+from kreinbench.pipeline import plan
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMING = ["train_time", "test_time", "cv_time"]
@@ -249,7 +248,7 @@ def live_group_members(pgid: int) -> list[int]:
 def check_hdf5_tree(workdir: Path) -> list[Path]:
     """Every .h5 under data/ and results/ opens with h5py and is what its attributes say it is:
     splits read back, kernels carry their instance and the sha256 of the split they came from,
-    spectra the sha256 of their kernel file.  Returns the files checked."""
+    spectra the sha256 of the train matrix they decompose.  Returns the files checked."""
     files = sorted(p for top in ("data", "results") for p in (workdir / top).rglob("*.h5"))
     for path in files:
         with h5py.File(path, "r") as h5:
@@ -266,7 +265,7 @@ def check_hdf5_tree(workdir: Path) -> list[Path]:
         elif rel[:2] == ("results", "spectra"):
             mu, V, attrs = cache.read_spectrum(path, {"instance": path.stem})
             kernel_file = workdir / "results/kernels" / rel[2] / rel[3] / path.name
-            assert attrs["kernel_sha256"] == sha256_file(kernel_file), path
+            assert attrs["kernel_train_sha256"] == cache.train_kernel_digest(kernel_file), path
             assert attrs["kind"] == "negative" and np.all(np.diff(mu) >= 0) and mu.size >= 1, path
             assert V is not None and V.shape == (K_rows(kernel_file), mu.size), path
         else:

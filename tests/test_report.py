@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kreinbench.pipeline import paper_targets, report_index
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline import paper_targets, report_index
 from kreinbench.report.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]

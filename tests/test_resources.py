@@ -10,10 +10,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from kreinbench.data.split import Split, write_split
 from kreinbench.pipeline import plan
 from kreinbench.pipeline import resources as res
-from kreinbench.linalg.cache import write_kernel
-from kreinbench.data.split import Split, write_split
 
 N_TRAIN, N_TEST, N_FEATURES = 1600, 400, 10
 CONFIG = {

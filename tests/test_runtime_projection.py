@@ -2,8 +2,8 @@
 
 import pandas as pd
 import pytest
-
 import runtime_projection as rp
+
 from kreinbench.errors import KreinbenchError
 
 DRY_RUN = """

@@ -7,11 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kreinbench.pipeline import plan_scale, resources
 from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.experiments.scale import METHODS, scale_point, training_rows
 from kreinbench.linalg.kernels import resolve_params
+from kreinbench.pipeline import plan_scale, resources
 from kreinbench.pipeline.stages import scale as scale_stage
 
 

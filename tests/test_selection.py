@@ -36,8 +36,7 @@ def test_too_few_members_is_an_error_naming_the_class_sizes():
 
 
 def test_separate_fits_share_one_spectrum_per_fold_with_the_scores_of_unshared_fits(monkeypatch):
-    from kreinbench.methods import selection
-    from kreinbench.methods import KSVM, TDCASVM, IndefiniteSVM, SpectrumKLR
+    from kreinbench.methods import KSVM, TDCASVM, IndefiniteSVM, SpectrumKLR, selection
     from kreinbench.pipeline.plan import spectrum_kind
 
     rng = np.random.default_rng(3)
@@ -71,8 +70,7 @@ def test_a_long_cross_validation_logs_where_it_is(monkeypatch, caplog):
     import logging
     import time
 
-    from kreinbench.methods import selection
-    from kreinbench.methods import SVM
+    from kreinbench.methods import SVM, selection
 
     class SlowSVM(SVM):
         def fit(self, K, y):

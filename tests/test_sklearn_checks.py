@@ -18,8 +18,19 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.utils.estimator_checks import estimator_checks_generator
 
 from kreinbench.methods import (
-    DANK, DANKSVR, IKLR, KLR, KSVM, SVM, TDCASVM, IndefiniteSVM, NystromIKLR, NystromKSVM, NystromSpectrumKLR,
-    OnFeatures, SpectrumKLR,
+    DANK,
+    DANKSVR,
+    IKLR,
+    KLR,
+    KSVM,
+    SVM,
+    TDCASVM,
+    IndefiniteSVM,
+    NystromIKLR,
+    NystromKSVM,
+    NystromSpectrumKLR,
+    OnFeatures,
+    SpectrumKLR,
 )
 
 ON_KERNELS = [IKLR(), KLR(), SpectrumKLR(), SVM(), KSVM(), TDCASVM(), IndefiniteSVM()]

@@ -5,12 +5,12 @@ import pytest
 import scipy.linalg
 from sklearn.datasets import load_digits
 
-from kreinbench.linalg import spd
 from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import get_dataset
 from kreinbench.data.split import split_dataset
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import spd
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params, spd_kernel
 
 

@@ -3,7 +3,6 @@ import pytest
 
 import kreinbench.linalg.kernels as kernels_module
 from kreinbench import methods
-from kreinbench.pipeline import plan
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.spectrum import (
     KINDS,
@@ -15,6 +14,7 @@ from kreinbench.linalg.spectrum import (
     transformed_cross_kernel,
     transformed_kernel,
 )
+from kreinbench.pipeline import plan
 
 
 def test_transforms_have_the_transformed_spectrum(tl1_monk2):

@@ -3,8 +3,8 @@ import pytest
 from sklearn.svm import SVC
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.solvers.smo import kkt_violation, smo_solve
 from kreinbench.methods.isvm.svm import KSVM, SVM, dual_objective
+from kreinbench.methods.solvers.smo import kkt_violation, smo_solve
 from reference import project_bisection
 
 

@@ -5,10 +5,10 @@ import pytest
 from sklearn.svm import SVC
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.base import ConvergenceWarning
-from kreinbench.methods.isvm.svm import dual_objective
-from kreinbench.methods.iklr.tdcasvm import TDCASVM
 from kreinbench.linalg.spectrum import eigendecompose
+from kreinbench.methods.base import ConvergenceWarning
+from kreinbench.methods.iklr.tdcasvm import TDCASVM
+from kreinbench.methods.isvm.svm import dual_objective
 
 
 def pm(y):

@@ -4,9 +4,10 @@ A kernel file holds ``K_train`` (n x n) and ``K_test`` (n_test x n_train), chunk
 compressed, or, for an implicit kernel (:mod:`kreinbench.linalg.implicit_kernel`), its parameters and
 shapes only; a spectrum file holds ``eigenvalues`` (ascending) and, unless its ``kind`` is
 ``"eigenvalues"`` or ``"lambda_min"``, ``eigenvectors`` (columns) of the train kernel (see :mod:`kreinbench.linalg.spectrum`
-for the kinds).  Both carry as attributes what produced them (kernel parameters, hash of the input
-file, package version, shapes, dtype), and readers refuse a file whose attributes differ from what
-the caller expects.  Each array's SHA-256 is stored beside it and checked on every read, so a
+for the kinds).  Both carry as attributes what produced them (kernel parameters; a kernel the SHA-256 of
+its split file, a spectrum that of the train matrix it decomposes; package version, shapes, dtype),
+and readers refuse a file whose attributes differ from what the caller expects (the fit stage
+checks both provenances).  Each array's SHA-256 is stored beside it and checked on every read, so a
 bit flip or a truncation is detected even where HDF5 still parses the file; a corrupt file is
 deleted on detection, and the error says that rerunning the same command rebuilds it (Snakemake
 sees the file missing and reruns the job that writes it).
@@ -121,6 +122,20 @@ def kernel_storage(path: str | Path) -> str:
             return str(h5.attrs.get("storage", MATRIX))
     except OSError as exc:
         raise _corrupt(path, f"is unreadable or incomplete ({exc})") from exc
+
+
+def train_kernel_digest(path: str | Path) -> str:
+    """The SHA-256 of the train kernel matrix in a kernel cache file (stored when it was written;
+    the matrix is not read): what a spectrum of it records, and its reader checks."""
+    try:
+        with h5py.File(path, "r") as h5:
+            digest = h5.attrs.get("K_train_sha256")
+    except OSError as exc:
+        raise _corrupt(path, f"is unreadable or incomplete ({exc})") from exc
+    if digest is None:
+        raise CacheMismatchError(f"HDF5 file {str(path)!r} holds no train kernel checksum (an implicit kernel, or "
+                                 "a file older than checksums): rerun the stage that writes it")
+    return str(digest)
 
 
 def read_kernel(path: str | Path, expected: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, dict]:

@@ -24,8 +24,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from kreinbench.linalg import spd
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import spd
 
 # Elements of one float64 temporary block (32 MB): bounds the working memory beyond the output.
 BLOCK_ELEMENTS = 1 << 22

@@ -14,8 +14,8 @@ from typing import Any
 from kreinbench.atomic import sha256_file
 from kreinbench.data.registry import check_scaler_fit, dataset_entry, load_registry, spec_from_entry
 from kreinbench.errors import KreinbenchError, did_you_mean, raise_together
-from kreinbench.methods import estimator_class
 from kreinbench.linalg.spectrum import KINDS, covering_kind
+from kreinbench.methods import estimator_class
 
 # Kernel parameters that a config may give as a list (a CV grid, one cached kernel per value).
 GRID_PARAMS = ("sigma", "gamma", "coef0")

@@ -16,8 +16,14 @@ from typing import Any
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import ESTIMATORS
 from kreinbench.methods.iklr.estimator import SOLVERS
-from kreinbench.pipeline.plan import (dataset_config_entry, iklr_fig3_datasets, iklr_fig3_methods, method_datasets, method_spec,
-                             paper_names)
+from kreinbench.pipeline.plan import (
+    dataset_config_entry,
+    iklr_fig3_datasets,
+    iklr_fig3_methods,
+    method_datasets,
+    method_spec,
+    paper_names,
+)
 
 # The study keys of papers.iklr and papers.iklr_mm17 (the MM'17 paper's names); their targets are
 # in kreinbench.pipeline.paper_targets.

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from kreinbench.report.agreement import judged_tables, markdown
 from kreinbench.atomic import atomic_path, sha256_file, write_csv_atomic, write_text_atomic
 from kreinbench.errors import KreinbenchError
 from kreinbench.lock import LOCK_NAME
+from kreinbench.report.agreement import judged_tables, markdown
 
 # Tables and figures a reproduction keeps (the HTML renderings are made from the Markdown).
 TABLE_SUFFIXES = (".csv", ".md")

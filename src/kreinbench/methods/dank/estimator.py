@@ -34,10 +34,10 @@ from kreinbench.methods.base import (
     check_train_kernel,
     warn_at_caller,
 )
-from kreinbench.methods.dank.partition import merged_history, partition, solve_cluster
-from kreinbench.methods.dank.solver import relative_gap
-from kreinbench.methods.dank.problem import PROJECTIONS, SOLVERS, STOPPING_RULES, solve_dank
 from kreinbench.methods.dank.neighbours import EXTENSIONS, extension_indices
+from kreinbench.methods.dank.partition import merged_history, partition, solve_cluster
+from kreinbench.methods.dank.problem import PROJECTIONS, SOLVERS, STOPPING_RULES, solve_dank
+from kreinbench.methods.dank.solver import relative_gap
 from kreinbench.methods.solvers.libsvm import libsvm_dual
 
 ETA_RULES = {"svm", "0.1C2"}

@@ -15,7 +15,6 @@ import numpy as np
 from scipy.sparse.linalg import eigsh
 
 from kreinbench.methods.dank.adaptive import AdaptiveMatrix, adaptive_matrices
-from kreinbench.methods.solvers.dual_gap import make_gap
 from kreinbench.methods.dank.solver import (
     STOPPING_RULES,  # noqa: F401 (re-exported beside SOLVERS and PROJECTIONS for the estimators)
     AscentResult,
@@ -26,6 +25,7 @@ from kreinbench.methods.dank.solver import (
     nesterov_ascent,
     projected_gradient_ascent,
 )
+from kreinbench.methods.solvers.dual_gap import make_gap
 
 SOLVERS = {"nesterov", "pg", "fista"}
 PROJECTIONS = {"exact", "alternating"}

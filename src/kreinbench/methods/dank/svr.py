@@ -35,13 +35,18 @@ from kreinbench.methods.base import (
     check_regression_kernel,
     warn_at_caller,
 )
-from kreinbench.methods.dank.estimator import check_features, extended_scores, not_converged_message
 from kreinbench.methods.dank.adaptive import adaptive_matrices
-from kreinbench.methods.solvers.dual_gap import make_gap
-from kreinbench.methods.dank.problem import PROJECTIONS, STOPPING_RULES
-from kreinbench.methods.dank.solver import (Evaluation, backtracking_ascent, kkt_intercept, make_projection,
-                                            nesterov_ascent)
+from kreinbench.methods.dank.estimator import check_features, extended_scores, not_converged_message
 from kreinbench.methods.dank.neighbours import EXTENSIONS, extension_indices
+from kreinbench.methods.dank.problem import PROJECTIONS, STOPPING_RULES
+from kreinbench.methods.dank.solver import (
+    Evaluation,
+    backtracking_ascent,
+    kkt_intercept,
+    make_projection,
+    nesterov_ascent,
+)
+from kreinbench.methods.solvers.dual_gap import make_gap
 
 ETA_RULES = {"svr", "0.1C2"}
 

@@ -38,9 +38,8 @@ import scipy.linalg.blas
 import scipy.linalg.lapack
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.iklr import inner as iklr_inner
-from kreinbench.methods.iklr import lockstep as iklr_lockstep
 from kreinbench.linalg.kernels import check_memory
+from kreinbench.linalg.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
 from kreinbench.methods.base import (
     ConvergenceWarning,
     RunawayWarning,
@@ -50,9 +49,10 @@ from kreinbench.methods.base import (
     check_train_kernel,
     warn_at_caller,
 )
-from kreinbench.methods.solvers.logistic import KernelLogisticMixin, LogisticKernelLoss
+from kreinbench.methods.iklr import inner as iklr_inner
+from kreinbench.methods.iklr import lockstep as iklr_lockstep
 from kreinbench.methods.iklr.inner import Point, Subproblem
-from kreinbench.linalg.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
+from kreinbench.methods.solvers.logistic import KernelLogisticMixin, LogisticKernelLoss
 
 log = logging.getLogger(__name__)
 

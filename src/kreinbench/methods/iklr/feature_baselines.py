@@ -26,9 +26,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from kreinbench.linalg.spectrum import TRANSFORMS
 from kreinbench.methods.base import check_choice, check_int, check_positive
 from kreinbench.methods.iklr.features import NystromModel
-from kreinbench.linalg.spectrum import TRANSFORMS
 
 
 def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import scipy.linalg.lapack
 
+from kreinbench.linalg.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
 from kreinbench.methods.base import (
     ConvergenceWarning,
     check_choice,
@@ -17,7 +17,7 @@ from kreinbench.methods.base import (
 )
 from kreinbench.methods.solvers.logistic import KernelLogisticMixin
 from kreinbench.methods.solvers.newton import klr_newton
-from kreinbench.linalg.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
+
 
 class KLR(KernelLogisticMixin):
     """Kernel logistic regression on a PSD kernel: the convex special case of :class:`IKLR`.

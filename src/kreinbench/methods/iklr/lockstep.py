@@ -16,7 +16,6 @@ import numpy as np
 from scipy.special import expit
 
 
-
 def columns_objective(c, weight, Y, A, B, KA, KmA, lams, linear, const) -> np.ndarray:
     """F_k of the lock-step columns ``c`` (as :meth:`Subproblem.objective` of each column's fit):
     the loss as LogisticKernelLoss.value (mean over the column's rows by ``weight``) plus the

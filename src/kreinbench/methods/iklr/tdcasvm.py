@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 from kreinbench.methods.base import (
     ConvergenceWarning,
     KernelClassifierMixin,
@@ -30,7 +31,6 @@ from kreinbench.methods.base import (
     warn_at_caller,
 )
 from kreinbench.methods.solvers.smo import intercept, kkt_violation, smo_solve
-from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 
 log = logging.getLogger(__name__)
 

@@ -26,6 +26,7 @@ import scipy.linalg
 from scipy.linalg.lapack import dlasd4
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.spectrum import Spectrum, check_symmetric_kernel, compute_spectrum, eigendecompose
 from kreinbench.methods.base import (
     ConvergenceWarning,
     KernelClassifierMixin,
@@ -36,11 +37,10 @@ from kreinbench.methods.base import (
     check_train_kernel,
     warn_at_caller,
 )
-from kreinbench.methods.solvers.dual_gap import wolfe_gap
 from kreinbench.methods.isvm.apg import apg
+from kreinbench.methods.solvers.dual_gap import wolfe_gap
 from kreinbench.methods.solvers.projection import project_box_hyperplane
 from kreinbench.methods.solvers.smo import intercept
-from kreinbench.linalg.spectrum import Spectrum, check_symmetric_kernel, compute_spectrum, eigendecompose
 
 log = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.implicit_kernel import LIBSVM_TYPES
+from kreinbench.linalg.spectrum import Spectrum, eigendecompose
 from kreinbench.methods.base import (
     KernelClassifierMixin,
     check_cross_kernel,
@@ -20,7 +21,6 @@ from kreinbench.methods.base import (
     check_train_kernel,
 )
 from kreinbench.methods.solvers.libsvm import libsvm_dual
-from kreinbench.linalg.spectrum import Spectrum, eigendecompose
 
 
 def dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> float:

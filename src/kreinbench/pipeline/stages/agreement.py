@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kreinbench.report.agreement import judged_tables, markdown
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
+from kreinbench.report.agreement import judged_tables, markdown
 
 
 def agreement(*, tables: list[str], explanations: str, csv: str, md: str, title: str,

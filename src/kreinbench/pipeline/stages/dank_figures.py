@@ -15,21 +15,29 @@ from __future__ import annotations
 
 import math
 
+import matplotlib.pyplot as plt  # noqa: E402, I001
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D  # noqa: E402
 
 from kreinbench.atomic import atomic_path, write_csv_atomic
 from kreinbench.data.parse import parse_fetched
 from kreinbench.data.split import read_split
-from kreinbench.experiments.dank import (PANELS, clowns_fits, fig6_table, fig9_results, figure4_data,
-                                         figure6_experiment, minmax_all, subsample)
+from kreinbench.experiments.dank import (
+    PANELS,
+    clowns_fits,
+    fig6_table,
+    fig9_results,
+    figure4_data,
+    figure6_experiment,
+    minmax_all,
+    subsample,
+)
 from kreinbench.methods.dank.theory import PartitionBounds
 from kreinbench.methods.svm_grid import gaussian
 
 # kreinbench.report.render selects the Agg backend before pyplot is imported.
 from kreinbench.report.render import save_figure
-import matplotlib.pyplot as plt  # noqa: E402, I001
-from matplotlib.lines import Line2D  # noqa: E402
 
 # The paper's line styles: SVM / SVR-CV / projected gradient blue dashed, DANK / Nesterov red solid.
 BASELINE_STYLE = {"color": "tab:blue", "linestyle": "--"}

@@ -24,9 +24,9 @@ from sklearn.svm import SVR
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split, repetition_seed
 from kreinbench.methods.dank.svr import DANKSVR, relative_mse
+from kreinbench.methods.svm_grid import gaussian, grid_search
 from kreinbench.report.render import to_markdown
 from kreinbench.report.statistics import ALPHA, paired_tests
-from kreinbench.methods.svm_grid import gaussian, grid_search
 
 log = logging.getLogger(__name__)
 

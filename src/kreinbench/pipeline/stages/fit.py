@@ -11,16 +11,16 @@ from pathlib import Path
 
 import numpy as np
 
-from kreinbench.linalg import cache
 from kreinbench.atomic import sha256_file, write_text_atomic
-from kreinbench.report.collapse import prediction_balance
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import cache
 from kreinbench.linalg.implicit_kernel import ImplicitKernel
 from kreinbench.linalg.kernels import block_rows
 from kreinbench.methods import estimator_class
-from kreinbench.pipeline.plan import counterpart_instance, spectrum_kind
 from kreinbench.methods.selection import SelectionResult, cross_validate, cross_validate_group
+from kreinbench.pipeline.plan import counterpart_instance, spectrum_kind
+from kreinbench.report.collapse import prediction_balance
 
 log = logging.getLogger(__name__)
 
@@ -43,18 +43,20 @@ def seeded(estimator_cls, fixed: dict, seed: int) -> dict:
     return {**fixed, "random_state": seed % 2**32}
 
 
-def load_kernel(path: str, part: str, instance: str, data, split: str):
-    """The ``part`` ("train" or "test") kernel of a cache file: its matrix, checked finite (in row
-    blocks: no n x n boolean temporary), or, for an implicit kernel, an :class:`ImplicitKernel` on
-    the features of ``data`` (the split file ``split`` it was made for)."""
+def load_kernel(path: str, part: str, instance: str, data, split_sha256: str):
+    """The ``part`` ("train" or "test") kernel of a cache file made from the split whose file's
+    SHA-256 is ``split_sha256`` (a kernel of another split is refused): its matrix, checked finite
+    (in row blocks: no n x n boolean temporary), or, for an implicit kernel, an
+    :class:`ImplicitKernel` on the features of ``data``."""
+    provenance = {"instance": instance, "split_sha256": split_sha256}
     if cache.kernel_storage(path) == cache.IMPLICIT:
-        attrs = cache.read_implicit_kernel(path, {"instance": instance, "split_sha256": sha256_file(split)})
+        attrs = cache.read_implicit_kernel(path, provenance)
         params = json.loads(attrs["kernel"])
         name = f"{part} kernel of HDF5 file {path!r}"
         if part == "train":
             return ImplicitKernel(params, data.X_train, name=name)
         return ImplicitKernel(params, data.X_test, data.X_train, name=name)
-    K, _ = cache.read_kernel_part(path, part, {"instance": instance})
+    K, _ = cache.read_kernel_part(path, part, provenance)
     rows = block_rows(K.shape[1])
     if not all(np.isfinite(K[i:i + rows]).all() for i in range(0, K.shape[0], rows)):
         raise KreinbenchError(f"{part} kernel of HDF5 file {path!r} contains NaN or infinite entries")
@@ -134,7 +136,7 @@ def select(make, *, method: str, dataset: str, rep: int, spec: dict, cv_members:
     return selection, members
 
 
-def final_fit(estimator, K_train, kernel_path: str, instance: str, data, split: str, spectrum) -> dict:
+def final_fit(estimator, K_train, kernel_path: str, instance: str, data, split_sha256: str, spectrum) -> dict:
     """Fit ``estimator`` on the chosen instance's train kernel (with its ``spectrum`` where it reads
     one), then its test and training accuracy, times and warnings. The test kernel is read after
     the fit, so that it is not held while the fit allocates (peak memory)."""
@@ -148,7 +150,7 @@ def final_fit(estimator, K_train, kernel_path: str, instance: str, data, split: 
         train_time = time.perf_counter() - start
     for w in caught:
         log.warning("%s: %s", w.category.__name__, w.message)
-    K_test = load_kernel(kernel_path, "test", instance, data, split)
+    K_test = load_kernel(kernel_path, "test", instance, data, split_sha256)
     start = time.perf_counter()
     predicted = estimator.predict(K_test, *test_features)
     test_time = time.perf_counter() - start
@@ -188,6 +190,7 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     estimator_cls = estimator_class(spec["estimator"], f"config methods.{method}.estimator")
     fixed = dict(spec.get("params", {}))
     data = read_split(split)
+    split_sha256 = sha256_file(split)
     seed = int(data.attrs["seed"])
     fixed = seeded(estimator_cls, fixed, seed)
 
@@ -198,7 +201,8 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     paths = {Path(path).name.removesuffix(".h5"): str(path) for path in kernels}
     if tuned is not None:
         paths = {tuned.best_instance: paths[tuned.best_instance]}
-    train_kernels = {instance: load_kernel(path, "train", instance, data, split) for instance, path in paths.items()}
+    train_kernels = {instance: load_kernel(path, "train", instance, data, split_sha256)
+                     for instance, path in paths.items()}
 
     def make(params):
         return estimator_cls(**fixed, **params)
@@ -214,7 +218,9 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     spectrum = None
     if kind is not None:
         spectrum_paths = {Path(p).name.removesuffix(".h5"): str(p) for p in spectra}
-        spectrum = cache.read_spectrum_object(spectrum_paths[best], {"instance": best}, kind)
+        # A spectrum of another matrix (its kernel file rebuilt since) is refused.
+        spectrum = cache.read_spectrum_object(spectrum_paths[best], {
+            "instance": best, "kernel_train_sha256": cache.train_kernel_digest(paths[best])}, kind)
     try:
         estimator = make(selection.best_params)
     except TypeError as exc:
@@ -223,7 +229,7 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     # The train kernel's extreme eigenvalues, where the method reads its spectrum (Ying Table 3).
     eigenvalues = {f"kernel_{k}": v for k, v in (spectrum.summary() if spectrum else {}).items()
                    if k in ("mu_min", "mu_max")}
-    outcome = final_fit(estimator, train_kernels[best], paths[best], best, data, split, spectrum)
+    outcome = final_fit(estimator, train_kernels[best], paths[best], best, data, split_sha256, spectrum)
     result = {
         "dataset": dataset,
         "method": method,

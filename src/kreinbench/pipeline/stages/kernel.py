@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 import time
 
-from kreinbench.linalg import cache
 from kreinbench.atomic import sha256_file
 from kreinbench.data.split import read_split
+from kreinbench.linalg import cache
 from kreinbench.linalg.implicit_kernel import ImplicitKernel
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.linalg.spectrum import check_symmetric_kernel, compute_spectrum
@@ -52,5 +52,6 @@ def spectrum(*, kernel: str, instance: str, kind: str, seed: int, spectrum: str)
     cache.write_spectrum_object(spectrum, result, {
         "kernel": attrs["kernel"],
         "instance": instance,
-        "kernel_sha256": sha256_file(kernel),
+        # the digest of the matrix it decomposes: the fit that reads both checks they belong together
+        "kernel_train_sha256": attrs["K_train_sha256"],
     })

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import math
 
+import matplotlib.pyplot as plt  # noqa: E402, I001
 import numpy as np
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
-from kreinbench.report.statistics import ALPHA, collapse_stats, paired_tests
 
 # kreinbench.report.render selects the Agg backend before pyplot is imported.
 from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, save_figure, scaling_note, to_markdown
-import matplotlib.pyplot as plt  # noqa: E402, I001
+from kreinbench.report.statistics import ALPHA, collapse_stats, paired_tests
 
 # Table 1's columns in the paper's order; those we run are mapped to config methods by the config.
 TABLE1_PAPER_METHODS = ("LogDet", "BMKL", "RF", "SVM-CV", "KNPL", "DANK")

@@ -15,18 +15,27 @@ from __future__ import annotations
 import json
 import string
 
+import matplotlib.pyplot as plt  # noqa: E402, I001
 import pandas as pd
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from kreinbench.atomic import write_csv_atomic
 from kreinbench.pipeline.plan_iklr import MM17_FIG1_COLOURS
-from kreinbench.report.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
 # kreinbench.report.render selects the Agg backend before pyplot is imported.
-from kreinbench.report.render import (MARK_LEGEND, MARK_STYLES, drawn_mark, objective_marks, objective_scale,
-                               objective_summary, reps_text, save_figure, wrap)
-import matplotlib.pyplot as plt  # noqa: E402, I001
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from kreinbench.report.render import (
+    MARK_LEGEND,
+    MARK_STYLES,
+    drawn_mark,
+    objective_marks,
+    objective_scale,
+    objective_summary,
+    reps_text,
+    save_figure,
+    wrap,
+)
+from kreinbench.report.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
 # The paper's colours for its three solvers (Fig. 3 caption).
 PAPER_COLOURS = {"CCCP-GD": "tab:red", "CCICP-GD": "tab:blue", "CCICP-SGD": "tab:green"}

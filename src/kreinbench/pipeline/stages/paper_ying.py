@@ -13,14 +13,14 @@ from __future__ import annotations
 import json
 import math
 
+import matplotlib.pyplot as plt  # noqa: E402, I001
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
-from kreinbench.report.statistics import ALPHA, collapse_stats, paired_tests
 
 # kreinbench.report.render selects the Agg backend before pyplot is imported.
 from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, save_figure, to_markdown, wrap
-import matplotlib.pyplot as plt  # noqa: E402, I001
+from kreinbench.report.statistics import ALPHA, collapse_stats, paired_tests
 
 # The paper's colours (Fig. 1 caption: SMM blue, SPGM red).
 PAPER_COLOURS = {"SMM": "tab:blue", "SPGM": "tab:red"}

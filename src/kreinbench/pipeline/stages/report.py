@@ -8,13 +8,24 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
-import pandas as pd  # noqa: E402
 
 from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
-from kreinbench.report.render import (COLLAPSE_NOTE, MARK_LEGEND, MARK_STYLES, collapse_mark, drawn_mark,  # noqa: E402
-                               objective_marks, objective_scale, objective_summary, save_figure, to_markdown, wrap)
+from kreinbench.report.render import (  # noqa: E402
+    COLLAPSE_NOTE,
+    MARK_LEGEND,
+    MARK_STYLES,
+    collapse_mark,
+    drawn_mark,
+    objective_marks,
+    objective_scale,
+    objective_summary,
+    save_figure,
+    to_markdown,
+    wrap,
+)
 from kreinbench.report.statistics import collapse_stats  # noqa: E402
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "scaler_fit", "kernel",

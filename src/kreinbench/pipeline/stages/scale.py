@@ -7,6 +7,7 @@ import json
 import logging
 from pathlib import Path
 
+import matplotlib.pyplot as plt  # noqa: E402, I001
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
@@ -18,7 +19,6 @@ from kreinbench.pipeline.plan_scale import parse_variant
 
 # kreinbench.report.render selects the Agg backend before pyplot is imported.
 from kreinbench.report.render import save_figure, to_markdown
-import matplotlib.pyplot as plt  # noqa: E402, I001
 
 log = logging.getLogger(__name__)
 
