@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import time
 
-
 from kreinbench.data.split import read_split
 from kreinbench.experiments.scale import training_rows
 from kreinbench.linalg.kernels import kernel_function, resolve_params

@@ -37,8 +37,8 @@ from kreinbench.data.fetch import fetch_dataset
 from kreinbench.data.parse import parse_dataset
 from kreinbench.data.registry import SCALER_FITS, spec_from_entry
 from kreinbench.data.split import split_dataset
+from kreinbench.linalg.eigen import extreme_eigenvalues
 from kreinbench.linalg.kernels import kernel_function, resolve_params
-from kreinbench.linalg.spectrum import extreme_eigenvalues
 from kreinbench.pipeline import plan
 from kreinbench.pipeline.stages.paper_tables import read_paper_values
 from kreinbench.report.agreement import EIGENVALUE_SLACK

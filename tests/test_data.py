@@ -16,7 +16,7 @@ from kreinbench.data.parse import ParsedData, parse_dataset
 from kreinbench.data.registry import get_dataset, load_registry, spec_from_entry
 from kreinbench.data.split import make_split, read_split, split_dataset, write_split
 from kreinbench.errors import DataError, KreinbenchError
-from kreinbench.linalg import spectrum
+from kreinbench.linalg import eigen
 from kreinbench.pipeline.plan import check_config, dataset_config_entry
 from kreinbench.pipeline.stages import paper_tables
 
@@ -433,13 +433,13 @@ def test_config_refuses_non_binary_datasets_and_stray_options():
 
 
 @pytest.mark.parametrize("n", [40, 300])
-def test_extreme_eigenvalues_dense_and_lanczos_agree_with_numpy(monkeypatch, n):
+def test_extreme_eigenvalues_dense_and_subset_agree_with_numpy(monkeypatch, n):
     rng = np.random.default_rng(n)
     A = rng.normal(size=(n, n))
     K = (A + A.T) / 2
     reference = np.linalg.eigvalsh(K)
-    monkeypatch.setattr(spectrum, "DENSE_LIMIT", 100)  # n = 300 takes the Lanczos path
-    np.testing.assert_allclose(spectrum.extreme_eigenvalues(K), (reference[0], reference[-1]), rtol=1e-8)
+    monkeypatch.setattr(eigen, "DENSE_LIMIT", 100)  # n = 300 takes the LAPACK-subset and Lanczos path
+    np.testing.assert_allclose(eigen.extreme_eigenvalues(K), (reference[0], reference[-1]), rtol=1e-8)
 
 
 def test_paper_values_and_table_join():

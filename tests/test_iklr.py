@@ -8,6 +8,7 @@ import scipy.special
 
 from conftest import klr_objective_and_gradient
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.eigen import positive_definite
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.linalg.spectrum import compute_spectrum, eigendecompose
 from kreinbench.methods import IKLR, KLR, ConvergenceWarning, RunawayWarning, SpectrumKLR
@@ -429,8 +430,8 @@ def test_ccicp_gd_costs_two_matvecs_per_inner_step(tl1_monk2, split):
 def test_cholesky_certificate_is_refused_on_an_indefinite_kernel(rbf_heart):
     K_psd, _, _, _ = rbf_heart
     K = indefinite_by_construction(K_psd, magnitude=1e-6 * np.linalg.norm(K_psd, 2))
-    assert not IKLR._certified_positive_definite(K)
-    assert IKLR._certified_positive_definite(K_psd + 1e-3 * np.eye(K_psd.shape[0]))
+    assert not positive_definite(K)
+    assert positive_definite(K_psd + 1e-3 * np.eye(K_psd.shape[0]))
 
 
 def test_predictions_and_probabilities_are_consistent(tl1_monk2):

@@ -4,12 +4,12 @@ import pytest
 import kreinbench.linalg.kernels as kernels_module
 from kreinbench import methods
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.eigen import lanczos_extremes
 from kreinbench.linalg.spectrum import (
     KINDS,
     compute_spectrum,
     covering_kind,
     eigendecompose,
-    lanczos_extremes,
     positive_decomposition,
     transformed_cross_kernel,
     transformed_kernel,

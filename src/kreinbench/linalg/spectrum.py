@@ -22,6 +22,7 @@ import numpy as np
 import scipy.linalg
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.eigen import largest_eigenvalue, negative_eigenpairs, smallest_eigenvalue
 from kreinbench.linalg.kernels import block_rows, check_memory
 
 KINDS = ("lambda_min", "negative", "eigenvalues", "full")
@@ -32,9 +33,6 @@ COVERS = {
     "negative": frozenset({"negative", "lambda_min"}),
     "lambda_min": frozenset({"lambda_min"}),
 }
-# Below this size Lanczos has no advantage over a dense eigensolver (and eigsh needs n > k + 1).
-DENSE_BELOW = 64
-
 
 def covering_kind(kinds) -> str | None:
     """The cheapest kind serving every kind in ``kinds`` (None entries ignored; None if empty)."""
@@ -146,74 +144,6 @@ def check_symmetric_kernel(K: np.ndarray, what: str = "kernel") -> None:
         raise KreinbenchError(f"{what} is not symmetric (max |K - K^T| = {worst:.3g})")
 
 
-def _mu_max(K: np.ndarray, seed: int) -> float:
-    """The largest eigenvalue by Lanczos (well separated for kernel matrices), dense for tiny n."""
-    n = K.shape[0]
-    if n < DENSE_BELOW:
-        return float(scipy.linalg.eigh(K, eigvals_only=True, subset_by_index=[n - 1, n - 1])[0])
-    # Imported here: scipy.sparse.linalg adds to every job's start, and only n >= DENSE_BELOW needs it.
-    from scipy.sparse.linalg import eigsh  # noqa: PLC0415
-
-    v0 = np.random.default_rng(seed).standard_normal(n)
-    return float(eigsh(K, k=1, which="LA", v0=v0, return_eigenvectors=False)[0])
-
-
-@dataclass(frozen=True)
-class LanczosExtremes:
-    """μ_min and μ_max estimated by Lanczos: the extreme Ritz values, their residual norms
-    (by Kahan's theorem an eigenvalue lies within the residual of each Ritz value), the number of
-    steps (= kernel matvecs) taken, and whether both residuals met the tolerance."""
-
-    mu_min: float
-    mu_min_residual: float
-    mu_max: float
-    steps: int
-    converged: bool
-
-
-# Lanczos checks convergence every this many steps (a tridiagonal eigensolve each time).
-LANCZOS_CHECK_EVERY = 10
-
-
-def lanczos_extremes(K: np.ndarray, *, seed: int = 0, rtol: float = 1e-8, max_steps: int = 300) -> LanczosExtremes:
-    """Both ends of K's spectrum from one Krylov space, by Lanczos with full reorthogonalization.
-
-    Stops once the residuals of the smallest and largest Ritz values are at most ``rtol``·‖K‖.
-    ARPACK's ``eigsh(which="SA")`` is not used: its default 3-vector restarted subspace, and its
-    tolerance relative to |μ_min| (tiny next to ‖K‖ on kernel matrices), made it take seconds
-    where this takes tens of steps on the TL1 kernels of EEG and svmguide1 (n = 1000: 40-80
-    matvecs).  Full reorthogonalization (classical Gram-Schmidt, twice) costs O(n·steps²), small
-    beside the matvecs at these step counts, and keeps the Ritz values free of ghost copies.
-
-    The residual bound brackets *an* eigenvalue: from a random start Lanczos finds the extreme ones
-    first, which is what is relied on (with probability one in exact arithmetic).  Callers fall back
-    to LAPACK when ``converged`` is False (a cluster at the bottom of the spectrum, as on positive
-    definite kernels, converges slowly).
-    """
-    n = K.shape[0]
-    steps_max = min(n, max_steps)
-    Q = np.empty((steps_max + 1, n))
-    q = np.random.default_rng(seed).standard_normal(n)
-    Q[0] = q / np.linalg.norm(q)
-    diag, off = np.empty(steps_max), np.empty(steps_max)
-    for m in range(1, steps_max + 1):
-        w = K @ Q[m - 1]
-        diag[m - 1] = Q[m - 1] @ w
-        basis = Q[:m]
-        w -= basis.T @ (basis @ w)
-        w -= basis.T @ (basis @ w)
-        off[m - 1] = np.linalg.norm(w)
-        # A (numerically) zero residual: the Krylov space is invariant and its Ritz values exact.
-        invariant = off[m - 1] <= np.finfo(float).eps * np.abs(diag[:m]).max()
-        if invariant or m % LANCZOS_CHECK_EVERY == 0 or m == steps_max:
-            theta, S = scipy.linalg.eigh_tridiagonal(diag[:m], off[: m - 1])
-            residual = (0.0, 0.0) if invariant else off[m - 1] * np.abs(S[-1, [0, -1]])
-            converged = bool(max(residual) <= rtol * np.abs(theta).max())
-            if converged or m == steps_max:
-                return LanczosExtremes(float(theta[0]), float(residual[0]), float(theta[-1]), m, converged)
-        Q[m] = w / off[m - 1]
-
-
 # Peak memory of each kind in units of n² float64 (input copy, eigenvectors, LAPACK workspace).
 _MEMORY_FACTOR = {"full": 3, "negative": 3, "eigenvalues": 2, "lambda_min": 2}
 
@@ -239,16 +169,12 @@ def compute_spectrum(K: np.ndarray, kind: str = "full", *, seed: int = 0) -> Spe
         return Spectrum(eigenvalues=mu, eigenvectors=V)
     if kind == "eigenvalues":
         return Spectrum(eigenvalues=scipy.linalg.eigh(K, eigvals_only=True, driver="evr"), kind="eigenvalues")
-    common = {"kind": kind, "dimension": n, "trace": float(np.trace(K)), "mu_max": _mu_max(K, seed)}
+    common = {"kind": kind, "dimension": n, "trace": float(np.trace(K)), "mu_max": largest_eigenvalue(K, seed=seed)}
     if kind == "lambda_min":
-        mu_min = scipy.linalg.eigh(K, eigvals_only=True, subset_by_index=[0, 0], driver="evr")
-        return Spectrum(eigenvalues=mu_min, **common)
+        return Spectrum(eigenvalues=np.array([smallest_eigenvalue(K)]), **common)
     # Every eigenvalue below -tol of the full spectrum lies below this threshold, since
     # tol = n eps max|mu| >= n eps mu_max; negative_part() then applies the exact tol.
-    threshold = n * np.finfo(float).eps * max(common["mu_max"], 0.0)
-    mu, V = scipy.linalg.eigh(K, subset_by_value=(-np.inf, -threshold), driver="evr")
-    if mu.size == 0:
-        mu, V = scipy.linalg.eigh(K, subset_by_index=[0, 0], driver="evr")
+    mu, V = negative_eigenpairs(K, n * np.finfo(float).eps * max(common["mu_max"], 0.0))
     return Spectrum(eigenvalues=mu, eigenvectors=V, **common)
 
 
@@ -341,23 +267,3 @@ def positive_decomposition(K: np.ndarray, spectrum: Spectrum, tau: float) -> tup
     K_minus = (K_minus + K_minus.T) / 2
     K_minus[np.diag_indices_from(K_minus)] += tau
     return K + K_minus, K_minus
-
-
-# extreme_eigenvalues (IKLR Table II): up to this size a dense symmetric eigensolver is cheap; above,
-# only the two extreme eigenvalues are computed by Lanczos (ARPACK).
-DENSE_LIMIT = 3000
-
-
-def extreme_eigenvalues(K: np.ndarray, seed: int = 0) -> tuple[float, float]:
-    """(smallest, largest) eigenvalue of the symmetric matrix ``K``."""
-    n = K.shape[0]
-    if n <= DENSE_LIMIT:
-        mu = scipy.linalg.eigh(K, eigvals_only=True, driver="evr")
-        return float(mu[0]), float(mu[-1])
-    from scipy.sparse.linalg import eigsh  # noqa: PLC0415 (as in _mu_max: only large n needs it)
-
-    # A seeded start vector makes the Lanczos result reproducible.
-    v0 = np.random.default_rng(seed).standard_normal(n)
-    low = eigsh(K, k=1, which="SA", v0=v0, return_eigenvectors=False, tol=1e-10)[0]
-    high = eigsh(K, k=1, which="LA", v0=v0, return_eigenvectors=False, tol=1e-10)[0]
-    return float(low), float(high)

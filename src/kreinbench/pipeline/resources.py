@@ -64,6 +64,7 @@ from typing import Callable, Mapping
 import h5py
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.methods.solvers.libsvm import LIBSVM_CACHE_MB
 from kreinbench.pipeline.plan import batch_methods, kernel_instances, split_path
 from kreinbench.pipeline.plan_scale import parse_variant
 
@@ -80,7 +81,6 @@ RUNTIME_SAFETY = 4.0
 RUNTIME_FLOOR_MIN = 10
 N_PER_THREAD = 2500
 MAX_THREADS = 8
-LIBSVM_CACHE_MB = 1000
 IMPLICIT_BLOCKS = 4
 IMPLICIT_PASSES = 10
 CLUSTER_IMBALANCE = 4

@@ -39,8 +39,10 @@ import functools
 from functools import cached_property
 
 import numpy as np
-from scipy.linalg import LinAlgError, cholesky, eigh
+from scipy.linalg import eigh
 from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
+
+from kreinbench.linalg.eigen import positive_definite
 
 # Above this size of M, the rank-one route is tried before the full eigh (below it, eigh of M is
 # as cheap as the few matvecs and the bound).
@@ -87,12 +89,7 @@ class _OverBudget(Exception):
 
 def kernel_is_psd(K: np.ndarray) -> bool:
     """True when K is PSD up to :data:`PSD_JITTER` (one Cholesky factorization, O(n³/3))."""
-    delta = PSD_JITTER * max(float(np.max(np.abs(np.diag(K)))), np.finfo(float).tiny)
-    try:
-        cholesky(K + delta * np.eye(K.shape[0]), lower=True, check_finite=False)
-    except LinAlgError:
-        return False
-    return True
+    return positive_definite(K, jitter=PSD_JITTER)
 
 
 def adaptive_matrices(K: np.ndarray, eta: float, tau: float):

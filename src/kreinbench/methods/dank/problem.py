@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse.linalg import eigsh
 
+from kreinbench.linalg.eigen import largest_eigenvalue
 from kreinbench.methods.dank.adaptive import AdaptiveMatrix, adaptive_matrices
 from kreinbench.methods.dank.solver import (
     STOPPING_RULES,  # noqa: F401 (re-exported beside SOLVERS and PROJECTIONS for the estimators)
@@ -55,10 +55,7 @@ def nesterov_lipschitz(K: np.ndarray, C: float, eta: float) -> float:
 def pg_lipschitz(K: np.ndarray, C: float, eta: float, tau: float) -> float:
     """L = n − τ/2 + nC²λ_max(K)/(4η), the step of the projected gradient baseline (eq. (16))."""
     n = K.shape[0]
-    if n > 2:
-        lam_max = float(eigsh(K, k=1, which="LA", return_eigenvectors=False)[0])
-    else:
-        lam_max = float(np.linalg.eigvalsh(K)[-1])
+    lam_max = largest_eigenvalue(K, seed=0)
     return n - 0.5 * tau + n * C**2 * max(lam_max, 0.0) / (4.0 * eta)
 
 

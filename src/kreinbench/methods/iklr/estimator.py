@@ -38,8 +38,9 @@ import scipy.linalg.blas
 import scipy.linalg.lapack
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.eigen import lanczos_extremes, largest_eigenvalue, positive_definite
 from kreinbench.linalg.kernels import check_memory
-from kreinbench.linalg.spectrum import Spectrum, _mu_max, compute_spectrum, lanczos_extremes
+from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 from kreinbench.methods.base import (
     ConvergenceWarning,
     RunawayWarning,
@@ -284,22 +285,6 @@ class IKLR(KernelLogisticMixin):
 
     # -- decomposition ----------------------------------------------------------------------
     @staticmethod
-    def _certified_positive_definite(K: np.ndarray) -> bool:
-        """Whether LAPACK's Cholesky factorization of K succeeds (n³/3 flops, one n×n copy).
-
-        Success means K + E ≻ 0 for a backward error E of round-off size (‖E‖ ~ n·eps·‖K‖), the
-        scale below which the spectrum counts eigenvalues as zero, so K has no negative
-        eigenpair beyond that tolerance.  Failure (a non-positive pivot) usually comes early and
-        costs a fraction of the factorization.
-        """
-        n = K.shape[0]
-        check_memory(n * n * 8, f"a Cholesky factorization of a {n} x {n} kernel")
-        # K is symmetric, so its transpose is the Fortran-ordered matrix LAPACK takes without a
-        # transposing copy.
-        _, info = scipy.linalg.lapack.dpotrf(np.asarray(K, dtype=np.float64).T, lower=0, clean=0)
-        return info == 0
-
-    @staticmethod
     def _spectral_step(K: np.ndarray, split: str, spectrum: Spectrum | None, *, certified: bool | None = None):
         """:class:`SpectralData` for the split: from ``spectrum`` if given, else as cheaply as possible.
 
@@ -307,7 +292,7 @@ class IKLR(KernelLogisticMixin):
         enters the fit only through max(−μ_min, 0) = 0, max(|μ_min|, μ_max) = μ_max and
         min(μ_min, 0) = 0, so 0 stands in for it exactly); else the partial spectrum the split
         needs.  The shift split needs only μ_min and μ_max: both come from one Lanczos run
-        (:func:`kreinbench.linalg.spectrum.lanczos_extremes`, tens of matvecs where LAPACK's ``syevr``
+        (:func:`kreinbench.linalg.eigen.lanczos_extremes`, tens of matvecs where LAPACK's ``syevr``
         tridiagonalizes K in O(n³)), with μ_min lowered by its residual bound so that τ ≥ −μ_min;
         LAPACK is the fallback when Lanczos does not converge.  (ARPACK's ``eigsh(which="SA")``
         with its defaults needed 49 s at n = 1000: see that function.)  The eigen split needs every
@@ -318,9 +303,9 @@ class IKLR(KernelLogisticMixin):
         none = (np.empty(0), np.empty((n, 0)))
         if spectrum is None:
             if certified is None:
-                certified = IKLR._certified_positive_definite(K)
+                certified = positive_definite(K)
             if certified:
-                return SpectralData("cholesky", 0.0, _mu_max(K, seed=0), *none)
+                return SpectralData("cholesky", 0.0, largest_eigenvalue(K, seed=0), *none)
             if split == "shift":
                 ends = lanczos_extremes(K, seed=0)
                 if ends.converged:  # the residual bound: τ from it is >= −μ_min
@@ -608,7 +593,7 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
         seconds[part] += now - clock
         clock = now
 
-    certified = IKLR._certified_positive_definite(K) or None  # not certified: each fold tests itself
+    certified = positive_definite(K) or None  # not certified: each fold tests itself
     lap("certificate")
     lockstep = p0["inner"] in LOCKSTEP_INNER
     fold_ests, waiting, held = [], [], 0  # lock-step fits not yet run; their K₋ eigenvectors' bytes

@@ -45,13 +45,14 @@ from kreinbench.methods.base import (
     warn_at_caller,
 )
 
+# As in IKLR: a stationary point has ‖u‖ ≤ ‖Φ‖₂/(λ√n); iterates beyond RUNAWAY_FACTOR times that
+# radius cannot be approaching one.
+from kreinbench.methods.iklr.estimator import RUNAWAY_FACTOR
+
 log = logging.getLogger(__name__)
 
 # Seconds between progress lines of a long fit (as IKLR's).
 PROGRESS_INTERVAL = 5.0
-# As in IKLR: a stationary point has ‖u‖ ≤ ‖Φ‖₂/(λ√n); iterates beyond this many times that
-# radius cannot be approaching one.
-RUNAWAY_FACTOR = 10.0
 
 
 def _spectral_norm(A: np.ndarray, iterations: int = 50, rtol: float = 1e-6) -> float:

@@ -26,6 +26,7 @@ import scipy.linalg
 from scipy.linalg.lapack import dlasd4
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.eigen import largest_eigenvalue
 from kreinbench.linalg.spectrum import Spectrum, check_symmetric_kernel, compute_spectrum, eigendecompose
 from kreinbench.methods.base import (
     ConvergenceWarning,
@@ -304,7 +305,7 @@ class IndefiniteSVM(KernelClassifierMixin):
         if spectrum is not None:
             lam_max = float(spectrum.eigenvalues[-1])
         else:
-            lam_max = float(scipy.linalg.eigh(K, eigvals_only=True, subset_by_index=(n - 1, n - 1))[0])
+            lam_max = largest_eigenvalue(K, exact=True)
         # Ying's Theorem 2 bounds λ_max(K(α)) by λ_max(K₀) + ‖α‖²/(4ρ); with λ_max(K₀) < 0 the
         # proxy part is still PSD, so the bound uses max(λ_max, 0).
         self.lipschitz_ = max(lam_max, 0.0) + n * C * C / rho

@@ -20,8 +20,8 @@ import pandas as pd
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.eigen import extreme_eigenvalues
 from kreinbench.linalg.kernels import kernel_function, resolve_params
-from kreinbench.linalg.spectrum import extreme_eigenvalues
 from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, scaling_note, to_markdown
 from kreinbench.report.statistics import ALPHA, collapse_stats, paired_tests
 from kreinbench.report.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
