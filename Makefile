@@ -8,7 +8,7 @@ CORES ?= all
 # environment the tests and the records ran in, not whatever pyproject's ranges allow today.
 LOCK := requirements.lock
 
-.PHONY: run test install lock clean distclean
+.PHONY: run test test-fast install lock clean distclean
 
 $(STAMP): pyproject.toml $(LOCK)
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest
+
+# `make test-fast`: the edit-test loop, every test but those that run Snakemake (marker `workflow`),
+# a real SLURM (`cluster`) or take long (`slow`); pyproject.toml lists the markers. `make test` (and
+# CI) runs them all.
+test-fast: $(STAMP)
+	$(VENV)/bin/python -m pytest -m "not workflow and not cluster and not slow"
 
 # `make lock`: the deliberate upgrade. Installs the newest versions that pyproject's ranges allow
 # (every extra, the build backend, pip), then writes their exact versions to $(LOCK). Commit the new

@@ -19,6 +19,18 @@ SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
+# The fixtures through which a test runs Snakemake. A test that uses one (directly or through
+# another fixture) is marked `workflow`, as are the tests that start Snakemake themselves (marked
+# where they are): `make test-fast` leaves out the markers `workflow`, `cluster` and `slow`.
+WORKFLOW_FIXTURES = {"snakemake", "run_workflow", "workflow_copy"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if WORKFLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.workflow)
+
+
 @pytest.fixture(scope="session")
 def workflow_copy(tmp_path_factory):
     """``make(config, name)``: a new directory holding the Snakefile, workflow/ and ``config``

@@ -335,6 +335,7 @@ CONFIG_CASES = {
 }
 
 
+@pytest.mark.workflow
 @pytest.mark.parametrize("case", list(CONFIG_CASES))
 def test_bad_config_is_refused_by_a_dry_run_naming_the_key(tmp_path, case):
     change, message = CONFIG_CASES[case]
@@ -352,6 +353,7 @@ def test_bad_config_is_refused_by_a_dry_run_naming_the_key(tmp_path, case):
     assert {f for f in set(leftovers(tmp_path)) - before if not f.startswith(".snakemake")} == set()
 
 
+@pytest.mark.workflow
 def test_every_config_error_is_reported_in_one_dry_run(tmp_path):
     """A first try hears of all of them: unknown keys and bad values (the schema), misspelled
     datasets, kernels and methods (plan.check_config), each with the near name meant."""
@@ -379,6 +381,7 @@ def test_every_config_error_is_reported_in_one_dry_run(tmp_path):
     assert str(info.value).startswith("3 problems:\n") and "unknown method 'klrr' (did you mean 'klr'?)" in str(info.value)
 
 
+@pytest.mark.workflow
 def test_the_base_config_of_the_dry_runs_is_valid(tmp_path):
     """Control: without the change, the same dry run succeeds (so each case fails for its change)."""
     shutil.copy(ROOT / "Snakefile", tmp_path)

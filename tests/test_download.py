@@ -202,6 +202,7 @@ def test_download_from_mirror_normalize_and_split(server, tmp_path, name):
 TABLE2_DATASETS = ["monks1", "spect", "fertility", "splice"]
 
 
+@pytest.mark.workflow
 def test_iklr_table2_rule_regenerates_the_paper_statistics(server, tmp_path):
     """Snakemake rule iklr_table2 on the small Table II datasets, fetched from the loopback mirror;
     m and n equal the paper's, μ_max within 10 % and μ_min's sign as in the paper (a random half,

@@ -40,6 +40,8 @@ from kreinbench.methods import IKLR, KLR, KSVM, SVM, ConvergenceWarning, Indefin
 from kreinbench.methods.solvers.logistic import LogisticKernelLoss
 from kreinbench.pipeline import plan
 
+pytestmark = pytest.mark.workflow  # kill-and-resume runs of Snakemake
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMING = ["train_time", "test_time", "cv_time"]
 TABLES = ["results/tables/accuracy.csv", "results/tables/accuracy.md", "results/records/runs.csv",

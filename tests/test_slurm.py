@@ -29,6 +29,8 @@ import yaml
 
 from kreinbench.pipeline.resources import BASE_MB, JobResources
 
+pytestmark = pytest.mark.cluster  # Snakemake through a real SLURM
+
 ROOT = Path(__file__).resolve().parents[1]
 CLUSTER = Path(__file__).resolve().parent / "cluster"
 

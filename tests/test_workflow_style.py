@@ -4,7 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
+
+pytestmark = pytest.mark.workflow  # snakefmt and snakemake --lint on the rules
 
 SNAKEFILES = [ROOT / "Snakefile", *sorted((ROOT / "workflow/rules").glob("*.smk"))]
 
