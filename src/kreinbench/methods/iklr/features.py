@@ -31,7 +31,6 @@ import logging
 import time
 
 import numpy as np
-from scipy.special import expit
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.base import (
@@ -48,6 +47,7 @@ from kreinbench.methods.base import (
 # As in IKLR: a stationary point has ‖u‖ ≤ ‖Φ‖₂/(λ√n); iterates beyond RUNAWAY_FACTOR times that
 # radius cannot be approaching one.
 from kreinbench.methods.iklr.estimator import RUNAWAY_FACTOR
+from kreinbench.methods.solvers.logistic import margin_losses, margin_weights
 
 log = logging.getLogger(__name__)
 
@@ -162,8 +162,8 @@ class KreinLogisticRegression(_FeatureEstimator):
 
         def loss_parts(u, b):
             margin = y * (Phi @ u + b)
-            w = y * expit(-margin) / n  # minus the derivative of the mean loss in the scores
-            return float(np.logaddexp(0.0, -margin).sum()) / n, w
+            w = y * margin_weights(margin) / n  # minus the derivative of the mean loss in the scores
+            return float(margin_losses(margin).sum()) / n, w
 
         def gradient_f(u, b):
             value, w = loss_parts(u, b)

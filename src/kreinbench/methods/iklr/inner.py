@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
-from scipy.special import expit
 
-from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss
+from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss, margin_weights
 
 
 class Point:
@@ -77,7 +76,7 @@ class Subproblem:
         term −λK₋α_k, without which the step would not descend on F_k (nor on f).  It is kept here.
         """
         y_j = self.loss.y[j]
-        weight = y_j * expit(-y_j * (pt.Ka[j] + pt.b))
+        weight = y_j * margin_weights(y_j * (pt.Ka[j] + pt.b))
         g_alpha = -weight * self.loss.K[:, j] + self.lam * (pt.Ka + pt.Kma) - self.linear
         return g_alpha, -float(weight)
 

@@ -13,14 +13,15 @@ matrix-vector product), and the Python work of a step is done once for all colum
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
+
+from kreinbench.methods.solvers.logistic import margin_losses, margin_weights
 
 
 def columns_objective(c, weight, Y, A, B, KA, KmA, lams, linear, const) -> np.ndarray:
     """F_k of the lock-step columns ``c`` (as :meth:`Subproblem.objective` of each column's fit):
     the loss as LogisticKernelLoss.value (mean over the column's rows by ``weight``) plus the
     majorizer's quadratic and linear terms."""
-    value = np.einsum("ij,ij->j", weight[:, c], np.logaddexp(0.0, -Y[:, c] * (KA[:, c] + B[c])))
+    value = np.einsum("ij,ij->j", weight[:, c], margin_losses(Y[:, c] * (KA[:, c] + B[c])))
     return (value + 0.5 * lams[c] * np.einsum("ij,ij->j", A[:, c], KA[:, c] + KmA[:, c])
             - np.einsum("ij,ij->j", linear[:, c], A[:, c]) + const[c])
 
@@ -52,7 +53,7 @@ class _Columns:
     def loss_gradient(self, cols):
         """−K(y ⊙ β)/n and −Σ y ⊙ β/n per column: one matrix product for all of ``cols``."""
         Y = self.Y[:, cols]
-        W = self.weight[:, cols] * Y * expit(-Y * (self.KA[:, cols] + self.B[cols]))
+        W = self.weight[:, cols] * Y * margin_weights(Y * (self.KA[:, cols] + self.B[cols]))
         self.matvecs[cols] += 1
         return -(self.K @ W), -W.sum(axis=0)
 
@@ -182,7 +183,7 @@ def ccicp_sgd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, e
         # each column's sample from its own stream, as its separate fit draws it
         r = row_table[c, [int(rngs[i].integers(S.sizes[i])) for i in c]]
         y_r = Y[r, c]
-        w = y_r * expit(-y_r * (S.KA[r, c] + S.B[c]))
+        w = y_r * margin_weights(y_r * (S.KA[r, c] + S.B[c]))
         G = S.on_rows(-w * K[:, r] + lams[c] * (S.KA[:, c] + S.KmA[:, c]) - linear[:, c], c)
         s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
         S.A[:, c] -= s * G

@@ -15,6 +15,17 @@ from kreinbench.methods.base import KernelClassifierMixin, check_cross_kernel
 ARMIJO = 1e-4
 
 
+def margin_losses(z: np.ndarray) -> np.ndarray:
+    """The logistic loss log(1 + exp(−z)) of each margin z = y·m (``logaddexp``: safe at any z).
+    Every logistic objective here (kernel, lock-step, feature) takes its loss from this."""
+    return np.logaddexp(0.0, -z)
+
+
+def margin_weights(z: np.ndarray) -> np.ndarray:
+    """β = σ(−z) = 1/(1 + exp(z)), minus the loss's derivative in the margin z (``expit``: safe)."""
+    return expit(-z)
+
+
 class LogisticKernelLoss:
     """The data term L(α, b) and its gradient on a precomputed kernel ``K`` and labels ``y`` ∈ {±1}.
 
@@ -32,11 +43,11 @@ class LogisticKernelLoss:
     def value(self, Ka: np.ndarray, b: float) -> float:
         # The sum over n, as np.mean computes it (the same pairwise sum and division), without
         # np.mean's dispatch, which cost half of this call in exact CCCP's thousands of trial steps.
-        return float(np.logaddexp(0.0, -self.y * (Ka + b)).sum()) / self.n
+        return float(margin_losses(self.y * (Ka + b)).sum()) / self.n
 
     def weights(self, Ka: np.ndarray, b: float) -> np.ndarray:
         """y ⊙ β / n: the vector whose K-image is minus the α-gradient of the loss."""
-        return self.y * expit(-self.y * (Ka + b)) / self.n
+        return self.y * margin_weights(self.y * (Ka + b)) / self.n
 
     def gradient(self, Ka: np.ndarray, b: float) -> tuple[np.ndarray, float]:
         w = self.weights(Ka, b)

@@ -19,9 +19,8 @@ import time
 
 import numpy as np
 import scipy.linalg
-from scipy.special import expit
 
-from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss
+from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss, margin_weights
 
 
 def klr_newton(K: np.ndarray, y: np.ndarray, lam: float, *, tol: float, max_iter: int, start=None):
@@ -47,7 +46,7 @@ def klr_newton(K: np.ndarray, y: np.ndarray, lam: float, *, tol: float, max_iter
     f, Ka = evaluate(alpha, b)
     history = []
     for it in range(max_iter + 1):
-        beta = expit(-y * (Ka + b))
+        beta = margin_weights(y * (Ka + b))
         u = y * beta / n
         g_alpha = K @ (lam * alpha - u)
         g_b = -float(u.sum())
