@@ -1,11 +1,11 @@
-"""kreinbench.methods.selection.stratified_folds against scikit-learn's StratifiedKFold, its reference."""
+"""The package's fold generators (kreinbench.methods.selection) against scikit-learn's StratifiedKFold and KFold, their references."""
 
 import numpy as np
 import pytest
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.selection import stratified_folds
+from kreinbench.methods.selection import shuffled_folds, stratified_folds
 
 
 @pytest.mark.parametrize("n_folds", [2, 3, 5, 10])
@@ -88,3 +88,14 @@ def test_a_long_cross_validation_logs_where_it_is(monkeypatch, caplog):
     assert result.best_params["C"] in (0.1, 1.0)
     assert lines and all(line.startswith("3-fold CV over 1 kernel(s) x 2 parameter(s): ") for line in lines)
     assert any("fold 3/3, candidate 2/2 {'C': 1.0}" in line for line in lines)
+
+
+@pytest.mark.parametrize("n,n_folds", [(10, 5), (23, 5), (101, 3), (7, 7)])
+def test_shuffled_folds_are_kfolds_index_for_index(n, n_folds):
+    for seed in (0, 1, 2024, 2**31 + 5):
+        ours = shuffled_folds(n, n_folds, seed)
+        theirs = list(KFold(n_splits=n_folds, shuffle=True, random_state=seed).split(np.zeros(n)))
+        assert len(ours) == len(theirs)
+        for (tr, va), (tr_ref, va_ref) in zip(ours, theirs):
+            np.testing.assert_array_equal(tr, tr_ref)
+            np.testing.assert_array_equal(va, va_ref)

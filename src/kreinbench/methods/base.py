@@ -293,7 +293,7 @@ def _recording_width(fit):
     return recorded
 
 
-class _KernelModel(Estimator):
+class KernelModel(Estimator):
     """What classifiers and regressors on a precomputed kernel share: every subclass's own ``fit``
     records ``n_features_in_`` and its own ``_checked_method`` raises ``NotFittedError`` before
     ``fit`` (including a user's class that follows the protocol, tests/user_methods)."""
@@ -319,8 +319,42 @@ class _KernelModel(Estimator):
     def takes_implicit_kernel(self, kernel_type: str) -> bool:
         return False
 
+    # The CV contract (kreinbench.methods.selection). A model that scores a λ path or a parameter
+    # grid on CV folds faster than separate fits, and as they would score, overrides these; the
+    # defaults say "separate fits", as for any estimator outside this base.
 
-class KernelClassifierMixin(_KernelModel):
+    def supports_lambda_path(self) -> bool:
+        """Whether :meth:`lambda_path_scores` can serve a CV over a grid of ``lam`` alone."""
+        return False
+
+    def lambda_path_scores(self, K, y, folds, lams) -> np.ndarray:
+        """Validation scores (len(lams) × len(folds)) with each λ of ``lams`` on each (train,
+        validation) index pair of ``folds``, fitted on slices of ``K``: what separate fits score."""
+        raise NotImplementedError(f"{type(self).__name__} has no λ path (supports_lambda_path() is False)")
+
+    def groups_lambda_paths_with(self, other) -> bool:
+        """Whether ``other``'s λ path can run with this one's in one :meth:`grouped_lambda_path_scores`
+        call (a config's ``cv_with``)."""
+        return False
+
+    @staticmethod
+    def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams) -> list:
+        """Each of ``prototypes``' :meth:`lambda_path_scores` (models that differ in anything but λ
+        and group with the first), computed together."""
+        raise NotImplementedError("no grouped λ path (groups_lambda_paths_with() is False)")
+
+    def supports_grid_path(self, grid: dict) -> bool:
+        """Whether :meth:`grid_path_scores` can serve a CV over ``grid`` (a dict of parameter lists)."""
+        return False
+
+    def grid_path_scores(self, K, y, folds, candidates: list[dict], X=None) -> np.ndarray:
+        """Validation scores (len(candidates) × len(folds)) of each parameter dict of ``candidates``
+        on each fold of ``folds`` (``X``: the features, for models that take them): what separate fits
+        score."""
+        raise NotImplementedError(f"{type(self).__name__} has no grid path (supports_grid_path() is False)")
+
+
+class KernelClassifierMixin(KernelModel):
     """predict / score from ``decision_function``; ``classes_`` maps the sign to a label.
 
     :class:`Estimator` gives ``get_params``/``set_params``, ``clone`` and the usual repr from the
@@ -378,7 +412,7 @@ def check_regression_kernel(K, y) -> tuple[np.ndarray, np.ndarray]:
     return K, y
 
 
-class KernelRegressorMixin(_KernelModel):
+class KernelRegressorMixin(KernelModel):
     """``score`` (R², as scikit-learn's regressors: higher is better) from ``predict``, and the
     regressor's estimator type and tags, for regressors on a precomputed kernel."""
 

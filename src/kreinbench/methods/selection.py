@@ -3,8 +3,9 @@
 Folds index into the cached train kernel (``K[np.ix_(tr, tr)]`` and ``K[np.ix_(va, tr)]``);
 a kernel is never recomputed for a fold.
 
-A grid over ``lam`` alone is handed whole to the estimator when it has a ``lambda_path_scores``
-method: the fits of one fold then share what does not depend on λ (a spectral step, an
+The CV contract is declared on :class:`kreinbench.methods.base.KernelModel`. A grid over ``lam``
+alone is handed whole to the estimator when its ``supports_lambda_path()`` says so (its
+``lambda_path_scores`` then scores every λ on every fold): the fits of one fold then share what does not depend on λ (a spectral step, an
 eigendecomposition) and run together (IKLR's lock step, KLR's warm starts along the path),
 with the scores of the separate fits (see each estimator's method and its tests).  Other grids
 are fitted separately, each fold's slices and spectra made once for all its fits
@@ -27,6 +28,7 @@ import numpy as np
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
+from kreinbench.methods.base import KernelModel
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +118,25 @@ def stratified_folds(y: np.ndarray, n_folds: int, seed: int) -> list[tuple[np.nd
     return [(index[test_fold != i], index[test_fold == i]) for i in range(n_folds)]
 
 
+def shuffled_folds(n: int, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (train, validation) index pairs of a CV without classes (regression): those of
+    scikit-learn's ``KFold(n_folds, shuffle=True, random_state=seed)``, index for index
+    (tests/test_selection.py compares them): the indices shuffled by ``RandomState(seed)``, cut into
+    consecutive folds whose sizes differ by at most one (the larger first), each part ascending."""
+    if not 2 <= n_folds <= n:
+        raise KreinbenchError(f"{n_folds} folds need between 2 and {n} points")
+    order = np.arange(n)
+    np.random.RandomState(seed % 2**32).shuffle(order)
+    sizes = np.full(n_folds, n // n_folds)
+    sizes[: n % n_folds] += 1
+    index, out = np.arange(n), []
+    for start, size in zip(np.cumsum(sizes) - sizes, sizes):
+        held_out = np.zeros(n, dtype=bool)
+        held_out[order[start:start + size]] = True
+        out.append((index[~held_out], index[held_out]))
+    return out
+
+
 def separate_fit_scores(make_estimator: Callable[[dict], Any], candidates: list[dict], K: np.ndarray, y: np.ndarray,
                         folds, X: np.ndarray | None = None,
                         spectrum_of: Callable[[Any], str | None] | None = None,
@@ -161,9 +182,8 @@ def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list]):
     if set(grid) != {"lam"}:
         return None
     estimator = make_estimator({"lam": grid["lam"][0]})
-    if getattr(estimator, "needs_features", False) or not hasattr(estimator, "lambda_path_scores"):
-        return None
-    return estimator
+    declared = isinstance(estimator, KernelModel) and not estimator.needs_features
+    return estimator if declared and estimator.supports_lambda_path() else None
 
 
 def grid_path(make_estimator: Callable[[dict], Any], candidates: list[dict], grid: dict[str, list]):
@@ -171,8 +191,7 @@ def grid_path(make_estimator: Callable[[dict], Any], candidates: list[dict], gri
     if not candidates:
         return None
     estimator = make_estimator(candidates[0])
-    supports = getattr(estimator, "supports_grid_path", None)
-    return estimator if supports is not None and supports(grid) else None
+    return estimator if isinstance(estimator, KernelModel) and estimator.supports_grid_path(grid) else None
 
 
 def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.ndarray], y: np.ndarray,

@@ -16,6 +16,7 @@ from kreinbench.data.registry import check_scaler_fit, dataset_entry, load_regis
 from kreinbench.errors import KreinbenchError, did_you_mean, raise_together
 from kreinbench.linalg.spectrum import KINDS, covering_kind
 from kreinbench.methods import estimator_class
+from kreinbench.methods.base import KernelModel
 
 # Kernel parameters that a config may give as a list (a CV grid, one cached kernel per value).
 GRID_PARAMS = ("sigma", "gamma", "coef0")
@@ -353,7 +354,7 @@ def check_cv_with(config: dict, name: str) -> None:
                                   f"{spec.get(key)!r}; a shared CV needs the same")
     mine, theirs = (estimator_class(s["estimator"], f"config methods.{n}.estimator")(**s.get("params", {}))
                     for n, s in ((name, spec), (leader, other)))
-    if not (hasattr(theirs, "groups_lambda_paths_with") and theirs.groups_lambda_paths_with(mine)
+    if not (isinstance(theirs, KernelModel) and theirs.groups_lambda_paths_with(mine)
             and set(spec.get("grid", {})) == {"lam"}):
         raise KreinbenchError(f"{where}: {name!r} cannot share {leader!r}'s CV: it needs a λ grid and estimators "
                               "that share one (IKLR with the same split and lock-step solver, CCICP-GD or "

@@ -528,6 +528,9 @@ class IKLR(KernelLogisticMixin):
 
 
     # -- cross-validation -------------------------------------------------------------------
+    def supports_lambda_path(self) -> bool:
+        return True
+
     def lambda_path_scores(self, K, y, folds, lams, *, seconds: dict | None = None) -> np.ndarray:
         """Validation accuracies (n_lams × n_folds) of this estimator with each λ of ``lams`` on
         each (train, validation) index pair of ``folds``, fitted on slices of ``K``: the scores of

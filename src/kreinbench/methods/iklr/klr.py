@@ -59,6 +59,9 @@ class KLR(KernelLogisticMixin):
                           f"{self.stationarity_:.3g}", ConvergenceWarning)
         return self
 
+    def supports_lambda_path(self) -> bool:
+        return True
+
     def lambda_path_scores(self, K, y, folds, lams) -> np.ndarray:
         """Validation accuracies (n_lams × n_folds) with each λ of ``lams`` on each (train,
         validation) index pair of ``folds``, fitted on slices of ``K``.
