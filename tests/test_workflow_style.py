@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import ROOT
 
 pytestmark = pytest.mark.workflow  # snakefmt and snakemake --lint on the rules
