@@ -35,9 +35,9 @@ from threadpoolctl import threadpool_limits
 import pipeline_rows as rows
 from kreinbench.data.registry import spec_from_entry
 from kreinbench.data.split import repetition_seed
+from kreinbench.experiments.dank import capped_training
 from kreinbench.methods.dank.svr import relative_mse
 from kreinbench.methods.svm_grid import gaussian, grid_search
-from kreinbench.pipeline.stages.dank_table4 import capped_training
 
 SCALES = ("standardized", "[0, 1]", "raw")
 

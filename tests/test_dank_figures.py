@@ -232,10 +232,10 @@ def test_fig4_rule_runs(workflow_copy, snakemake):
 
 def test_capped_training_draws_a_seeded_subset():
     X, y = np.arange(30.0)[:, None], np.arange(30.0)
-    Xc, yc = table4.capped_training(X, y, 10, seed=1)
+    Xc, yc = experiment.capped_training(X, y, 10, seed=1)
     assert yc.size == 10 and np.unique(yc).size == 10 and np.array_equal(Xc[:, 0], yc)
-    assert np.array_equal(table4.capped_training(X, y, 10, seed=1)[1], yc)
-    assert table4.capped_training(X, y, None, seed=1)[1] is y and table4.capped_training(X, y, 40, seed=1)[1] is y
+    assert np.array_equal(experiment.capped_training(X, y, 10, seed=1)[1], yc)
+    assert experiment.capped_training(X, y, None, seed=1)[1] is y and experiment.capped_training(X, y, 40, seed=1)[1] is y
 
 
 def test_svr_repetition_scores_both_methods_in_the_units_of_y():
@@ -245,7 +245,7 @@ def test_svr_repetition_scores_both_methods_in_the_units_of_y():
                  "max_train": 30}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        rows = table4.svr_repetition(X[:40], y[:40], X[40:], y[40:], settings=settings_, folds=3, seed=0)
+        rows = experiment.svr_repetition(X[:40], y[:40], X[40:], y[40:], settings=settings_, folds=3, seed=0)
     assert [r["method"] for r in rows] == ["svr-cv", "dank"]
     for row in rows:
         assert row["n_train"] == 30 and row["n_test"] == 40 and row["sigma"] in (0.25, 1.0)

@@ -2,8 +2,10 @@
 
 Figs. 1-2: SVM and DANK on the clowns with σ and C by the SVM's CV; Fig. 4: the convergence
 histories of Nesterov's method, projected gradient and FISTA; Fig. 6: Theorems 7 and 8 on k-means
-partitions; Fig. 9: SVR-CV against DANK-SVR on the paper's two test functions. The stages of
-:mod:`kreinbench.pipeline.stages.dank_figures` read the data, call these and draw the figures.
+partitions; Fig. 9: SVR-CV against DANK-SVR on the paper's two test functions; Table 4: one
+repetition of SVR-CV against DANK-SVR on a regression split. The stages of
+:mod:`kreinbench.pipeline.stages.dank_figures` and :mod:`~kreinbench.pipeline.stages.dank_table4` read
+the data, call these and draw the figures and tables.
 """
 
 from __future__ import annotations
@@ -205,3 +207,32 @@ def fig9_results(samples: dict[str, ParsedData], settings: dict, folds: int, see
                          "rmse_train": relative_mse(data.y, fit[f"{method}_train"]),
                          "converged": fit["dank_converged"] if method == "dank" else True})
     return curves, pd.DataFrame(rows)
+
+
+def capped_training(X, y, max_train: int | None, seed: int):
+    """At most ``max_train`` training rows, drawn without replacement by ``seed`` (all when None)."""
+    if max_train is None or y.size <= max_train:
+        return X, y
+    idx = np.sort(np.random.default_rng(seed).choice(y.size, max_train, replace=False))
+    return X[idx], y[idx]
+
+
+def svr_repetition(X_train, y_train, X_test, y_test, *, settings: dict, folds: int, seed: int) -> list[dict]:
+    """One repetition: SVR with (σ, C) by CV, DANK-SVR with the same kernel and C; relative MSE of each
+    on the training and the test part, in the original units of y."""
+    X_train, y_train = capped_training(X_train, y_train, settings.get("max_train"), seed)
+    centre, scale = float(y_train.mean()), float(y_train.std()) or 1.0
+    z = (y_train - centre) / scale
+    sigma, C = grid_search(X_train, z, sigma_grid=settings["sigma_grid"], C_grid=settings["C_grid"], folds=folds,
+                           seed=seed, regression=True, epsilon=settings["epsilon"])
+    K, K_test = gaussian(X_train, sigma=sigma), gaussian(X_test, X_train, sigma=sigma)
+    svr = SVR(C=C, epsilon=settings["epsilon"], kernel="precomputed").fit(K, z)
+    dank = DANKSVR(C=C, epsilon=settings["epsilon"], tau=settings["tau"], solver=settings["solver"],
+                   max_iter=settings["max_iter"]).fit(K, z, X_train)
+    predictions = {"svr-cv": (svr.predict(K), svr.predict(K_test)),
+                   "dank": (dank.predict(K, X_train), dank.predict(K_test, X_test))}
+    return [{"method": method, "sigma": sigma, "C": C, "n_train": int(y_train.size), "n_test": int(y_test.size),
+             "rmse_train": relative_mse(y_train, centre + scale * train),
+             "rmse_test": relative_mse(y_test, centre + scale * test),
+             **({"dank_iterations": dank.n_iter_, "dank_converged": bool(dank.converged_)} if method == "dank" else {})}
+            for method, (train, test) in predictions.items()]

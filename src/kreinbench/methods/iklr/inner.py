@@ -13,7 +13,6 @@ new point, F_k there and the number of inner steps taken.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss, margin_weights
 

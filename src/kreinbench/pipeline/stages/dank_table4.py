@@ -17,49 +17,17 @@ import logging
 import math
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
-from sklearn.svm import SVR
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split, repetition_seed
-from kreinbench.methods.dank.svr import DANKSVR, relative_mse
-from kreinbench.methods.svm_grid import gaussian, grid_search
+from kreinbench.experiments.dank import svr_repetition
 from kreinbench.report.render import to_markdown
 from kreinbench.report.statistics import ALPHA, paired_tests
 
 log = logging.getLogger(__name__)
 
 METHODS = {"svr-cv": "SVR-CV", "dank": "DANK"}
-
-
-def capped_training(X, y, max_train: int | None, seed: int):
-    """At most ``max_train`` training rows, drawn without replacement by ``seed`` (all when None)."""
-    if max_train is None or y.size <= max_train:
-        return X, y
-    idx = np.sort(np.random.default_rng(seed).choice(y.size, max_train, replace=False))
-    return X[idx], y[idx]
-
-
-def svr_repetition(X_train, y_train, X_test, y_test, *, settings: dict, folds: int, seed: int) -> list[dict]:
-    """One repetition: SVR with (σ, C) by CV, DANK-SVR with the same kernel and C; relative MSE of each
-    on the training and the test part, in the original units of y."""
-    X_train, y_train = capped_training(X_train, y_train, settings.get("max_train"), seed)
-    centre, scale = float(y_train.mean()), float(y_train.std()) or 1.0
-    z = (y_train - centre) / scale
-    sigma, C = grid_search(X_train, z, sigma_grid=settings["sigma_grid"], C_grid=settings["C_grid"], folds=folds,
-                           seed=seed, regression=True, epsilon=settings["epsilon"])
-    K, K_test = gaussian(X_train, sigma=sigma), gaussian(X_test, X_train, sigma=sigma)
-    svr = SVR(C=C, epsilon=settings["epsilon"], kernel="precomputed").fit(K, z)
-    dank = DANKSVR(C=C, epsilon=settings["epsilon"], tau=settings["tau"], solver=settings["solver"],
-                   max_iter=settings["max_iter"]).fit(K, z, X_train)
-    predictions = {"svr-cv": (svr.predict(K), svr.predict(K_test)),
-                   "dank": (dank.predict(K, X_train), dank.predict(K_test, X_test))}
-    return [{"method": method, "sigma": sigma, "C": C, "n_train": int(y_train.size), "n_test": int(y_test.size),
-             "rmse_train": relative_mse(y_train, centre + scale * train),
-             "rmse_test": relative_mse(y_test, centre + scale * test),
-             **({"dank_iterations": dank.n_iter_, "dank_converged": bool(dank.converged_)} if method == "dank" else {})}
-            for method, (train, test) in predictions.items()]
 
 
 def dank_svr_rep(*, dataset: str, rep: int, split: str, settings: dict, folds: int, seed: int, record: str) -> None:

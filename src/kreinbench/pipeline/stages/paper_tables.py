@@ -18,10 +18,8 @@ import numpy as np
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
-from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
-from kreinbench.linalg.eigen import extreme_eigenvalues
-from kreinbench.linalg.kernels import kernel_function, resolve_params
+from kreinbench.experiments.iklr import dataset_statistics
 from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, scaling_note, to_markdown
 from kreinbench.report.statistics import ALPHA, collapse_stats, paired_tests
 from kreinbench.report.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
@@ -32,21 +30,6 @@ log = logging.getLogger(__name__)
 COLUMNS = ["paper_dataset", "dataset", "scaler_fit", "m", "m_paper", "n", "n_paper", "n_train",
            "mu_min", "mu_min_paper", "mu_max", "mu_max_paper",
            "repetitions", "mu_min_lo", "mu_min_hi", "mu_max_lo", "mu_max_hi", "note"]
-
-
-def dataset_statistics(split_path: str, kernel_spec: dict) -> dict:
-    """m, n, n_train, μ_min and μ_max of the TL1 kernel on the training part of one split file."""
-    split = read_split(split_path)
-    m = split.X_train.shape[1]
-    params = resolve_params(kernel_spec, m)
-    K = kernel_function(params)(split.X_train, split.X_train)
-    K = np.triu(K) + np.triu(K, 1).T
-    mu_min, mu_max = extreme_eigenvalues(K, seed=int(split.attrs["seed"]) % 2**32)
-    # split files written before the option existed were all fitted on the training part
-    return {"dataset": str(split.attrs["dataset"]), "rep": int(split.attrs["rep"]),
-            "scaler_fit": str(split.attrs.get("scaler_fit", "train")), "m": m,
-            "n": split.y_train.size + split.y_test.size, "n_train": split.y_train.size, "mu_min": mu_min,
-            "mu_max": mu_max}
 
 
 def over_repetitions(stats: list[dict]) -> list[dict]:
