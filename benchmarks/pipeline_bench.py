@@ -23,7 +23,7 @@ import pandas as pd
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg import cache
-from kreinbench.pipeline import plan
+from kreinbench.pipeline import paths, plan
 
 MB = 2**20
 # Snakemake's benchmark files give max_rss in MB (2^20 bytes, from psutil's bytes / 1024²).
@@ -44,7 +44,7 @@ def job_kernel_files(config: dict, rule: str, job: str) -> list[str]:
     ``sonar/ccicp-gd/rep0`` (a fit) or ``sonar/rep0`` (a fit batch)); [] for other rules."""
     if rule == "kernel":
         dataset, rep, kernel = job.split("/")
-        return [plan.kernel_path(dataset, int(rep.removeprefix("rep")), instance)
+        return [paths.kernel_path(dataset, int(rep.removeprefix("rep")), instance)
                 for instance in plan.kernel_instances(config, kernel)]
     if rule == "spectrum":
         return [f"results/kernels/{job}.h5"]

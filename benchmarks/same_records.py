@@ -26,7 +26,7 @@ from types import SimpleNamespace
 import yaml
 from threadpoolctl import threadpool_limits
 
-from kreinbench.pipeline import plan
+from kreinbench.pipeline import paths, plan
 from kreinbench.pipeline.resources import JobResources
 from kreinbench.pipeline.stages.fit import fit, fit_batch
 
@@ -71,7 +71,7 @@ def main() -> int:
                 fit(dataset=dataset, method=method, rep=int(rep), spec=plan.fit_params(config, method),
                     cv_members=plan.cv_members(config, method, dataset), cv_folds=config["cv_folds"],
                     record=str(ours), **plan.fit_inputs(config, dataset, method, int(rep)))
-            diff = differing(ours, Path(plan.fit_path(dataset, method, int(rep))))
+            diff = differing(ours, Path(paths.fit_path(dataset, method, int(rep))))
             failed += bool(diff)
             print(f"{case}: {'identical' if not diff else 'differs in ' + ', '.join(diff)}")
         for case in args.batch:
@@ -86,7 +86,7 @@ def main() -> int:
             with job_threads(config, "fit_batch", dataset=dataset, rep=rep):
                 fit_batch(jobs=jobs, cv_folds=config["cv_folds"])
             for method in jobs:
-                diff = differing(ours[method], Path(plan.fit_path(dataset, method, int(rep))))
+                diff = differing(ours[method], Path(paths.fit_path(dataset, method, int(rep))))
                 failed += bool(diff)
                 print(f"batch {case} {method}: {'identical' if not diff else 'differs in ' + ', '.join(diff)}")
     return 1 if failed else 0

@@ -13,7 +13,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.linalg import cache
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import IKLR, SpectrumKLR
-from kreinbench.pipeline import plan
+from kreinbench.pipeline import paths, plan
 from kreinbench.pipeline.stages import fit as fit_stage
 from kreinbench.pipeline.stages import kernel as kernel_stage
 
@@ -123,7 +123,7 @@ def test_bad_cv_with_is_named(changes, message):
 
 def test_members_read_their_leaders_record_and_the_leader_knows_them():
     config = config_with()
-    assert plan.fit_inputs(config, "sonar", "m", 3)["cv_with"] == plan.fit_path("sonar", "gd", 3)
+    assert plan.fit_inputs(config, "sonar", "m", 3)["cv_with"] == paths.fit_path("sonar", "gd", 3)
     assert list(plan.cv_members(config, "gd", "sonar")) == ["m"]
     assert plan.cv_members(config, "gd", "other") == {} and plan.cv_members(config, "m", "sonar") == {}
 

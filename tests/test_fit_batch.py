@@ -11,7 +11,7 @@ from kreinbench.data.split import write_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg import cache
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
-from kreinbench.pipeline import plan
+from kreinbench.pipeline import paths, plan
 from kreinbench.pipeline.stages import fit as fit_stage
 from kreinbench.pipeline.stages import kernel as kernel_stage
 
@@ -44,15 +44,15 @@ def test_batch_methods_run_each_source_before_its_readers():
 
 def test_a_batch_reads_its_members_inputs_but_not_its_own_records():
     inputs = plan.fit_batch_inputs(CONFIG, "monk-2", 2)
-    assert inputs == [plan.split_path("monk-2", 2), plan.kernel_path("monk-2", 2, "tl1"),
-                      plan.spectrum_path("monk-2", 2, "tl1")]
+    assert inputs == [paths.split_path("monk-2", 2), paths.kernel_path("monk-2", 2, "tl1"),
+                      paths.spectrum_path("monk-2", 2, "tl1")]
     jobs = plan.fit_batch_jobs(CONFIG, "monk-2", 2)
     assert list(jobs) == plan.batch_methods(CONFIG, "monk-2")
     assert jobs["gd"]["cv_members"] == plan.cv_members(CONFIG, "gd", "monk-2")
     assert jobs["flip-tuned"] == {"dataset": "monk-2", "method": "flip-tuned", "rep": 2,
                                   "spec": plan.fit_params(CONFIG, "flip-tuned"), "cv_members": {},
                                   **plan.fit_inputs(CONFIG, "monk-2", "flip-tuned", 2),
-                                  "record": plan.fit_path("monk-2", "flip-tuned", 2)}
+                                  "record": paths.fit_path("monk-2", "flip-tuned", 2)}
 
 
 def test_rule_fit_leaves_the_batched_datasets_to_their_batches():
@@ -78,16 +78,16 @@ def comparable(record: dict) -> dict:
 def test_a_batch_writes_the_records_of_separate_jobs(load_split, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     split = load_split("monk-2")
-    write_split(split, Path(plan.split_path("monk-2", 1)), provenance={})
+    write_split(split, Path(paths.split_path("monk-2", 1)), provenance={})
     params = resolve_params(CONFIG["kernels"]["tl1"], split.X_train.shape[1])
     K, K_test = kernel_matrices(params, split.X_train, split.X_test)
-    kernel = Path(plan.kernel_path("monk-2", 1, "tl1"))
+    kernel = Path(paths.kernel_path("monk-2", 1, "tl1"))
     kernel.parent.mkdir(parents=True)
-    cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": sha256_file(plan.split_path("monk-2", 1))})
+    cache.write_kernel(kernel, K, K_test, {"kernel": {"type": "tl1"}, "instance": "tl1", "split_sha256": sha256_file(paths.split_path("monk-2", 1))})
     kernel_stage.spectrum(kernel=str(kernel), instance="tl1", kind=plan.instance_spectrum_kind(CONFIG, "tl1"), seed=1,
-                          spectrum=plan.spectrum_path("monk-2", 1, "tl1"))
+                          spectrum=paths.spectrum_path("monk-2", 1, "tl1"))
     methods = plan.batch_methods(CONFIG, "monk-2")
-    records = {m: plan.fit_path("monk-2", m, 1) for m in methods}
+    records = {m: paths.fit_path("monk-2", m, 1) for m in methods}
 
     for method in methods:  # one job each, as rule fit runs them
         fit_stage.fit(dataset="monk-2", method=method, rep=1, spec=plan.fit_params(CONFIG, method),

@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import kreinbench.pipeline.paper_targets as registry
+import kreinbench.pipeline.paths as paths
 import kreinbench.pipeline.plan as plan
 import kreinbench.pipeline.run_claim as run_claim
 from kreinbench.pipeline.resources import JobResources, check_resource_variables
@@ -48,7 +49,7 @@ def final_targets():
     if plan.convergence_fits(config):
         targets += ["figures/convergence.png", "figures/convergence.pdf"]
     # The environment record is cheap and every report shows it.
-    return targets + ["results/environment.tsv"]
+    return targets + [paths.ENVIRONMENT]
 
 
 def paper_targets():
@@ -70,11 +71,7 @@ def paper_table_csvs():
 
 def agreement_targets():
     """results/tables/agreement.{csv,md} when the config has paper tables."""
-    return (
-        ["results/tables/agreement.csv", "results/tables/agreement.md"]
-        if paper_table_csvs()
-        else []
-    )
+    return list(paths.AGREEMENT.values()) if paper_table_csvs() else []
 
 
 def where_results_are(targets):
@@ -106,9 +103,6 @@ def where_results_are(targets):
     return "\n".join(lines)
 
 
-HEADLINE = "results/report/headline.html"
-
-
 def headline_tables():
     """The tables the report's first page shows: accuracy (when the config fits methods) and the
     agreement with the papers (when it has paper tables)."""
@@ -120,7 +114,7 @@ def headline_tables():
 
 
 def headline_targets():
-    return [HEADLINE] if headline_tables() else []
+    return [paths.HEADLINE] if headline_tables() else []
 
 
 def rendered_tables(*target_lists):
@@ -135,10 +129,9 @@ def rendered_tables(*target_lists):
 
 def rules_table_outputs():
     return [
-        "results/tables/accuracy.csv",
-        "results/tables/accuracy.md",
-        "results/records/runs.csv",
-        "results/records/history.csv",
+        *paths.ACCURACY.values(),
+        paths.RUNS,
+        paths.HISTORY,
     ]
 
 

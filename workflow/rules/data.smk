@@ -1,10 +1,10 @@
 rule fetch:
     output:
-        manifest="data/raw/{dataset}/manifest.json",
+        manifest=paths.manifest_path("{dataset}"),
     log:
-        "logs/fetch/{dataset}.log",
+        paths.log("fetch", "{dataset}"),
     benchmark:
-        "logs/benchmark/fetch/{dataset}.tsv"
+        paths.benchmark("fetch", "{dataset}")
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("fetch")
@@ -22,13 +22,13 @@ rule fetch:
 
 rule split:
     input:
-        manifest="data/raw/{dataset}/manifest.json",
+        manifest=paths.manifest_path("{dataset}"),
     output:
-        split="data/splits/{dataset}/rep{rep}.h5",
+        split=paths.split_path("{dataset}", "{rep}"),
     log:
-        "logs/split/{dataset}/rep{rep}.log",
+        paths.log("split", "{dataset}/rep{rep}"),
     benchmark:
-        "logs/benchmark/split/{dataset}/rep{rep}.tsv"
+        paths.benchmark("split", "{dataset}/rep{rep}")
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("split")

@@ -2,11 +2,11 @@ rule fit:
     input:
         unpack(fit_inputs),
     output:
-        record="results/fits/{dataset}/{method}/rep{rep}.json",
+        record=paths.fit_path("{dataset}", "{method}", "{rep}"),
     log:
-        "logs/fit/{dataset}/{method}/rep{rep}.log",
+        paths.log("fit", "{dataset}/{method}/rep{rep}"),
     benchmark:
-        "logs/benchmark/fit/{dataset}/{method}/rep{rep}.tsv"
+        paths.benchmark("fit", "{dataset}/{method}/rep{rep}")
     wildcard_constraints:
         # A batched dataset's records are made by its fit_batch_<dataset> rule.
         dataset=plan.unbatched_dataset_pattern(config),
@@ -40,11 +40,11 @@ for batch_dataset in plan.batched_datasets(config):
                 config, wildcards.dataset, int(wildcards.rep)
             ),
         output:
-            [plan.fit_path("{dataset}", method, "{rep}") for method in batch_members],
+            [paths.fit_path("{dataset}", method, "{rep}") for method in batch_members],
         log:
-            "logs/fit_batch/{dataset}/rep{rep}.log",
+            paths.log("fit_batch", "{dataset}/rep{rep}"),
         benchmark:
-            "logs/benchmark/fit_batch/{dataset}/rep{rep}.tsv"
+            paths.benchmark("fit_batch", "{dataset}/rep{rep}")
         wildcard_constraints:
             dataset=plan.exact_pattern(batch_dataset),
         group:

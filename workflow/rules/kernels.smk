@@ -12,16 +12,16 @@ for kernel_name in config["kernels"]:
         name:
             f"kernel_{kernel_name}"
         input:
-            split="data/splits/{dataset}/rep{rep}.h5",
+            split=paths.split_path("{dataset}", "{rep}"),
         output:
             kernels=[
-                f"results/kernels/{{dataset}}/rep{{rep}}/{instance}.h5"
+                paths.kernel_path("{dataset}", "{rep}", instance)
                 for instance in kernel_specs
             ],
         log:
-            f"logs/kernel/{{dataset}}/rep{{rep}}/{kernel_name}.log",
+            paths.log("kernel", f"{{dataset}}/rep{{rep}}/{kernel_name}"),
         benchmark:
-            f"logs/benchmark/kernel/{{dataset}}/rep{{rep}}/{kernel_name}.tsv"
+            paths.benchmark("kernel", f"{{dataset}}/rep{{rep}}/{kernel_name}")
         group:
             "dataset_rep"
         conda:
@@ -43,13 +43,13 @@ for kernel_name in config["kernels"]:
 
 rule spectrum:
     input:
-        kernel="results/kernels/{dataset}/rep{rep}/{instance}.h5",
+        kernel=paths.kernel_path("{dataset}", "{rep}", "{instance}"),
     output:
-        spectrum="results/spectra/{dataset}/rep{rep}/{instance}.h5",
+        spectrum=paths.spectrum_path("{dataset}", "{rep}", "{instance}"),
     log:
-        "logs/spectrum/{dataset}/rep{rep}/{instance}.log",
+        paths.log("spectrum", "{dataset}/rep{rep}/{instance}"),
     benchmark:
-        "logs/benchmark/spectrum/{dataset}/rep{rep}/{instance}.tsv"
+        paths.benchmark("spectrum", "{dataset}/rep{rep}/{instance}")
     group:
         "dataset_rep"
     conda:

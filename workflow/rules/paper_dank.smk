@@ -6,14 +6,14 @@ import kreinbench.pipeline.plan_dank as plan_dank
 
 rule dank_table1:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/dank_table1.csv",
     output:
         **registry.outputs("dank_table1"),
     log:
-        "logs/dank_table1/dank_table1.log",
+        paths.log("dank_table1"),
     benchmark:
-        "logs/benchmark/dank_table1/dank_table1.tsv"
+        paths.benchmark("dank_table1")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -24,14 +24,14 @@ rule dank_table1:
 
 rule dank_table3:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/dank_table3.csv",
     output:
         **registry.outputs("dank_table3"),
     log:
-        "logs/dank_table3/dank_table3.log",
+        paths.log("dank_table3"),
     benchmark:
-        "logs/benchmark/dank_table3/dank_table3.tsv"
+        paths.benchmark("dank_table3")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -43,7 +43,7 @@ rule dank_table3:
 # Fig. 5: the paper's Table 1 DANK values (its τ = 0.01) are drawn beside our bars.
 rule dank_fig5:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/dank_table1.csv",
     output:
         png=report(
@@ -55,9 +55,9 @@ rule dank_fig5:
         ),
         pdf=registry.path("dank_fig5", "pdf"),
     log:
-        "logs/dank_fig5/dank_fig5.log",
+        paths.log("dank_fig5"),
     benchmark:
-        "logs/benchmark/dank_fig5/dank_fig5.tsv"
+        paths.benchmark("dank_fig5")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -68,7 +68,7 @@ rule dank_fig5:
 
 rule dank_fig7:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
     output:
         png=report(
             registry.path("dank_fig7", "png"),
@@ -79,9 +79,9 @@ rule dank_fig7:
         ),
         pdf=registry.path("dank_fig7", "pdf"),
     log:
-        "logs/dank_fig7/dank_fig7.log",
+        paths.log("dank_fig7"),
     benchmark:
-        "logs/benchmark/dank_fig7/dank_fig7.tsv"
+        paths.benchmark("dank_fig7")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -92,7 +92,7 @@ rule dank_fig7:
 
 rule dank_fig8:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
     output:
         png=report(
             registry.path("dank_fig8", "png"),
@@ -103,9 +103,9 @@ rule dank_fig8:
         ),
         pdf=registry.path("dank_fig8", "pdf"),
     log:
-        "logs/dank_fig8/dank_fig8.log",
+        paths.log("dank_fig8"),
     benchmark:
-        "logs/benchmark/dank_fig8/dank_fig8.tsv"
+        paths.benchmark("dank_fig8")
     conda:
         "../envs/kreinbench.yaml"
     params:

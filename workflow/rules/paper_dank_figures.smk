@@ -6,15 +6,15 @@ import kreinbench.pipeline.plan_dank_figures as plan_dank_figures
 
 rule dank_clowns:
     input:
-        manifest=lambda wildcards: plan_dank_figures.manifest(
+        manifest=lambda wildcards: paths.manifest_path(
             plan_dank_figures.settings(config, "fig1")["dataset"]
         ),
     output:
-        panels="results/dank_figures/clowns.npz",
+        panels=paths.CLOWNS,
     log:
-        "logs/dank_clowns/dank_clowns.log",
+        paths.log("dank_clowns"),
     benchmark:
-        "logs/benchmark/dank_clowns/dank_clowns.tsv"
+        paths.benchmark("dank_clowns")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -29,7 +29,7 @@ rule dank_clowns:
 
 rule dank_fig1:
     input:
-        panels="results/dank_figures/clowns.npz",
+        panels=paths.CLOWNS,
         paper="workflow/paper_values/dank_fig2.csv",
     output:
         png=report(
@@ -41,9 +41,9 @@ rule dank_fig1:
         ),
         pdf=registry.path("dank_fig1", "pdf"),
     log:
-        "logs/dank_fig1/dank_fig1.log",
+        paths.log("dank_fig1"),
     benchmark:
-        "logs/benchmark/dank_fig1/dank_fig1.tsv"
+        paths.benchmark("dank_fig1")
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -52,7 +52,7 @@ rule dank_fig1:
 
 rule dank_fig2:
     input:
-        panels="results/dank_figures/clowns.npz",
+        panels=paths.CLOWNS,
         paper="workflow/paper_values/dank_fig2.csv",
     output:
         png=report(
@@ -64,9 +64,9 @@ rule dank_fig2:
         ),
         pdf=registry.path("dank_fig2", "pdf"),
     log:
-        "logs/dank_fig2/dank_fig2.log",
+        paths.log("dank_fig2"),
     benchmark:
-        "logs/benchmark/dank_fig2/dank_fig2.tsv"
+        paths.benchmark("dank_fig2")
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -75,7 +75,7 @@ rule dank_fig2:
 
 rule dank_fig4:
     input:
-        split=lambda wildcards: plan.split_path(
+        split=lambda wildcards: paths.split_path(
             plan_dank_figures.settings(config, "fig4")["dataset"], 1
         ),
     output:
@@ -88,9 +88,9 @@ rule dank_fig4:
         ),
         pdf=registry.path("dank_fig4", "pdf"),
     log:
-        "logs/dank_fig4/dank_fig4.log",
+        paths.log("dank_fig4"),
     benchmark:
-        "logs/benchmark/dank_fig4/dank_fig4.tsv"
+        paths.benchmark("dank_fig4")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -102,7 +102,7 @@ rule dank_fig4:
 
 rule dank_fig6:
     input:
-        manifest=lambda wildcards: plan_dank_figures.manifest(
+        manifest=lambda wildcards: paths.manifest_path(
             plan_dank_figures.settings(config, "fig6")["dataset"]
         ),
         paper="workflow/paper_values/dank_fig6.csv",
@@ -123,9 +123,9 @@ rule dank_fig6:
         ),
         pdf=registry.path("dank_fig6", "pdf"),
     log:
-        "logs/dank_fig6/dank_fig6.log",
+        paths.log("dank_fig6"),
     benchmark:
-        "logs/benchmark/dank_fig6/dank_fig6.tsv"
+        paths.benchmark("dank_fig6")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -140,9 +140,7 @@ rule dank_fig6:
 
 rule dank_fig9:
     input:
-        manifests=[
-            plan_dank_figures.manifest(d) for d in plan_dank_figures.FIG9_DATASETS
-        ],
+        manifests=[paths.manifest_path(d) for d in plan_dank_figures.FIG9_DATASETS],
         paper="workflow/paper_values/dank_fig9.csv",
     output:
         csv=report(
@@ -161,9 +159,9 @@ rule dank_fig9:
         ),
         pdf=registry.path("dank_fig9", "pdf"),
     log:
-        "logs/dank_fig9/dank_fig9.log",
+        paths.log("dank_fig9"),
     benchmark:
-        "logs/benchmark/dank_fig9/dank_fig9.tsv"
+        paths.benchmark("dank_fig9")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -179,13 +177,13 @@ rule dank_fig9:
 
 rule dank_svr_rep:
     input:
-        split="data/splits/{dataset}/rep{rep}.h5",
+        split=paths.split_path("{dataset}", "{rep}"),
     output:
-        record="results/dank_figures/table4/{dataset}/rep{rep}.json",
+        record=paths.svr_record_path("{dataset}", "{rep}"),
     log:
-        "logs/dank_svr_rep/{dataset}/rep{rep}.log",
+        paths.log("dank_svr_rep", "{dataset}/rep{rep}"),
     benchmark:
-        "logs/benchmark/dank_svr_rep/{dataset}/rep{rep}.tsv"
+        paths.benchmark("dank_svr_rep", "{dataset}/rep{rep}")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -201,9 +199,9 @@ rule dank_table4:
     output:
         **registry.outputs("dank_table4"),
     log:
-        "logs/dank_table4/dank_table4.log",
+        paths.log("dank_table4"),
     benchmark:
-        "logs/benchmark/dank_table4/dank_table4.tsv"
+        paths.benchmark("dank_table4")
     conda:
         "../envs/kreinbench.yaml"
     params:

@@ -12,9 +12,9 @@ rule iklr_table2:
     output:
         **registry.outputs("iklr_table2"),
     log:
-        "logs/iklr_table2/iklr_table2.log",
+        paths.log("iklr_table2"),
     benchmark:
-        "logs/benchmark/iklr_table2/iklr_table2.tsv"
+        paths.benchmark("iklr_table2")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -26,14 +26,14 @@ rule iklr_table2:
 
 rule iklr_table3:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/iklr_table3.csv",
     output:
         **registry.outputs("iklr_table3"),
     log:
-        "logs/iklr_table3/iklr_table3.log",
+        paths.log("iklr_table3"),
     benchmark:
-        "logs/benchmark/iklr_table3/iklr_table3.tsv"
+        paths.benchmark("iklr_table3")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -46,8 +46,8 @@ rule iklr_table3:
 
 rule iklr_fig3:
     input:
-        history="results/records/history.csv",
-        runs="results/records/runs.csv",
+        history=paths.HISTORY,
+        runs=paths.RUNS,
     output:
         png=report(
             registry.path("iklr_fig3", "png"),
@@ -58,9 +58,9 @@ rule iklr_fig3:
         ),
         pdf=registry.path("iklr_fig3", "pdf"),
     log:
-        "logs/iklr_fig3/iklr_fig3.log",
+        paths.log("iklr_fig3"),
     benchmark:
-        "logs/benchmark/iklr_fig3/iklr_fig3.tsv"
+        paths.benchmark("iklr_fig3")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -72,14 +72,14 @@ rule iklr_fig3:
 
 rule iklr_table7:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/iklr_table7.csv",
     output:
         **registry.outputs("iklr_table7"),
     log:
-        "logs/iklr_table7/iklr_table7.log",
+        paths.log("iklr_table7"),
     benchmark:
-        "logs/benchmark/iklr_table7/iklr_table7.tsv"
+        paths.benchmark("iklr_table7")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -91,15 +91,15 @@ rule iklr_table7:
 
 rule iklr_table6:
     input:
-        runs="results/records/runs.csv",
-        history="results/records/history.csv",
+        runs=paths.RUNS,
+        history=paths.HISTORY,
         paper="workflow/paper_values/iklr_table6.csv",
     output:
         **registry.outputs("iklr_table6"),
     log:
-        "logs/iklr_table6/iklr_table6.log",
+        paths.log("iklr_table6"),
     benchmark:
-        "logs/benchmark/iklr_table6/iklr_table6.tsv"
+        paths.benchmark("iklr_table6")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -114,8 +114,8 @@ rule iklr_table6:
 rule iklr_fig_init:
     input:
         table=registry.path("iklr_table6", "csv"),
-        runs="results/records/runs.csv",
-        history="results/records/history.csv",
+        runs=paths.RUNS,
+        history=paths.HISTORY,
     output:
         png=report(
             registry.path("iklr_fig_init", "png"),
@@ -126,9 +126,9 @@ rule iklr_fig_init:
         ),
         pdf=registry.path("iklr_fig_init", "pdf"),
     log:
-        "logs/iklr_fig_init/iklr_fig_init.log",
+        paths.log("iklr_fig_init"),
     benchmark:
-        "logs/benchmark/iklr_fig_init/iklr_fig_init.tsv"
+        paths.benchmark("iklr_fig_init")
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -138,8 +138,8 @@ rule iklr_fig_init:
 # Fig. 2: CCICP-GD's test accuracy and training time against ε; the CSV holds the plotted means.
 rule iklr_fig2:
     input:
-        runs="results/records/runs.csv",
-        history="results/records/history.csv",
+        runs=paths.RUNS,
+        history=paths.HISTORY,
     output:
         csv=report(
             registry.path("iklr_fig2", "csv"),
@@ -157,9 +157,9 @@ rule iklr_fig2:
         ),
         pdf=registry.path("iklr_fig2", "pdf"),
     log:
-        "logs/iklr_fig2/iklr_fig2.log",
+        paths.log("iklr_fig2"),
     benchmark:
-        "logs/benchmark/iklr_fig2/iklr_fig2.tsv"
+        paths.benchmark("iklr_fig2")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -172,14 +172,14 @@ rule iklr_fig2:
 # Table IV: CCCP-GD, CCICP-GD and CCICP-SGD on the four larger sets (accuracy, training and test time).
 rule iklr_table4:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/iklr_table4.csv",
     output:
         **registry.outputs("iklr_table4"),
     log:
-        "logs/iklr_table4/iklr_table4.log",
+        paths.log("iklr_table4"),
     benchmark:
-        "logs/benchmark/iklr_table4/iklr_table4.tsv"
+        paths.benchmark("iklr_table4")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -192,14 +192,14 @@ rule iklr_table4:
 # Table V: SVM and KLR on the Log-Euclidean kernel vs the indefinite methods on the Affine-Invariant one.
 rule iklr_table5:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/iklr_table5.csv",
     output:
         **registry.outputs("iklr_table5"),
     log:
-        "logs/iklr_table5/iklr_table5.log",
+        paths.log("iklr_table5"),
     benchmark:
-        "logs/benchmark/iklr_table5/iklr_table5.tsv"
+        paths.benchmark("iklr_table5")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -213,14 +213,14 @@ rule iklr_table5:
 # MM'17 Table 2: Table III's builder on MM'17's datasets, methods (its CCICP) and values.
 rule iklr_mm17_table2:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/iklr_mm17_table2.csv",
     output:
         **registry.outputs("iklr_mm17_table2"),
     log:
-        "logs/iklr_mm17_table2/iklr_mm17_table2.log",
+        paths.log("iklr_mm17_table2"),
     benchmark:
-        "logs/benchmark/iklr_mm17_table2/iklr_mm17_table2.tsv"
+        paths.benchmark("iklr_mm17_table2")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -238,8 +238,8 @@ rule iklr_mm17_table2:
 # MM'17 Fig. 1: Fig. 3's builder with MM'17's CCICP (red) and CCCP (blue).
 rule iklr_mm17_fig1:
     input:
-        history="results/records/history.csv",
-        runs="results/records/runs.csv",
+        history=paths.HISTORY,
+        runs=paths.RUNS,
     output:
         png=report(
             registry.path("iklr_mm17_fig1", "png"),
@@ -250,9 +250,9 @@ rule iklr_mm17_fig1:
         ),
         pdf=registry.path("iklr_mm17_fig1", "pdf"),
     log:
-        "logs/iklr_mm17_fig1/iklr_mm17_fig1.log",
+        paths.log("iklr_mm17_fig1"),
     benchmark:
-        "logs/benchmark/iklr_mm17_fig1/iklr_mm17_fig1.tsv"
+        paths.benchmark("iklr_mm17_fig1")
     conda:
         "../envs/kreinbench.yaml"
     params:

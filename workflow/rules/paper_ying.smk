@@ -5,14 +5,14 @@
 
 rule ying_table3:
     input:
-        runs="results/records/runs.csv",
+        runs=paths.RUNS,
         paper="workflow/paper_values/ying_table3.csv",
     output:
         **registry.outputs("ying_table3"),
     log:
-        "logs/ying_table3/ying_table3.log",
+        paths.log("ying_table3"),
     benchmark:
-        "logs/benchmark/ying_table3/ying_table3.tsv"
+        paths.benchmark("ying_table3")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -25,8 +25,8 @@ rule ying_table3:
 
 rule ying_fig1:
     input:
-        history="results/records/history.csv",
-        runs="results/records/runs.csv",
+        history=paths.HISTORY,
+        runs=paths.RUNS,
     output:
         png=report(
             registry.path("ying_fig1", "png"),
@@ -37,9 +37,9 @@ rule ying_fig1:
         ),
         pdf=registry.path("ying_fig1", "pdf"),
     log:
-        "logs/ying_fig1/ying_fig1.log",
+        paths.log("ying_fig1"),
     benchmark:
-        "logs/benchmark/ying_fig1/ying_fig1.tsv"
+        paths.benchmark("ying_fig1")
     conda:
         "../envs/kreinbench.yaml"
     params:

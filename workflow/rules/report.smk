@@ -13,14 +13,13 @@ rule table:
     input:
         records=plan.all_fits(config),
     output:
-        csv="results/tables/accuracy.csv",
-        md="results/tables/accuracy.md",
-        runs="results/records/runs.csv",
-        history="results/records/history.csv",
+        **paths.ACCURACY,
+        runs=paths.RUNS,
+        history=paths.HISTORY,
     log:
-        "logs/table/table.log",
+        paths.log("table"),
     benchmark:
-        "logs/benchmark/table/table.tsv"
+        paths.benchmark("table")
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("table")
@@ -48,9 +47,9 @@ rule figure:
         ),
         pdf="figures/convergence.pdf",
     log:
-        "logs/figure/convergence.log",
+        paths.log("figure", "convergence"),
     benchmark:
-        "logs/benchmark/figure/convergence.tsv"
+        paths.benchmark("figure", "convergence")
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("figure")
@@ -71,15 +70,15 @@ rule figure:
 rule environment:
     output:
         tsv=report(
-            "results/environment.tsv",
+            paths.ENVIRONMENT,
             caption="../report/environment.rst",
             category="Environment",
             labels={"item": "software versions and machine"},
         ),
     log:
-        "logs/environment/environment.log",
+        paths.log("environment"),
     benchmark:
-        "logs/benchmark/environment/environment.tsv"
+        paths.benchmark("environment")
     conda:
         "../envs/kreinbench.yaml"
     params:
@@ -105,9 +104,9 @@ rule table_html:
             labels=lambda wildcards: report_index.label(wildcards.table),
         ),
     log:
-        "logs/table_html/{table}.log",
+        paths.log("table_html", "{table}"),
     benchmark:
-        "logs/benchmark/table_html/{table}.tsv"
+        paths.benchmark("table_html", "{table}")
     wildcard_constraints:
         table="[A-Za-z0-9_]+",
     conda:
@@ -126,14 +125,14 @@ rule headline:
         tables=headline_tables(),
     output:
         html=report(
-            HEADLINE,
+            paths.HEADLINE,
             caption="../report/headline.rst",
             category="Headline",
         ),
     log:
-        "logs/headline/headline.log",
+        paths.log("headline"),
     benchmark:
-        "logs/benchmark/headline/headline.tsv"
+        paths.benchmark("headline")
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -146,12 +145,11 @@ rule agreement:
         tables=lambda wildcards: paper_table_csvs(),
         explanations="workflow/paper_values/explanations.yaml",
     output:
-        csv="results/tables/agreement.csv",
-        md="results/tables/agreement.md",
+        **paths.AGREEMENT,
     log:
-        "logs/agreement/agreement.log",
+        paths.log("agreement"),
     benchmark:
-        "logs/benchmark/agreement/agreement.tsv"
+        paths.benchmark("agreement")
     conda:
         "../envs/kreinbench.yaml"
     params:

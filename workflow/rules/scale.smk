@@ -6,13 +6,13 @@ import kreinbench.pipeline.plan_scale as plan_scale
 
 rule scale_point:
     input:
-        split=lambda wildcards: plan.split_path(wildcards.dataset, 1),
+        split=lambda wildcards: paths.split_path(wildcards.dataset, 1),
     output:
         out="results/scale/{dataset}/{variant}/n{n_train}.json",
     log:
-        "logs/scale_point/{dataset}/{variant}/n{n_train}.log",
+        paths.log("scale_point", "{dataset}/{variant}/n{n_train}"),
     benchmark:
-        "logs/benchmark/scale_point/{dataset}/{variant}/n{n_train}.tsv"
+        paths.benchmark("scale_point", "{dataset}/{variant}/n{n_train}")
     wildcard_constraints:
         variant="[a-z0-9-]+",
         n_train=r"\d+",
@@ -39,9 +39,9 @@ rule scale:
     output:
         **registry.outputs("scale"),
     log:
-        "logs/scale/scale.log",
+        paths.log("scale"),
     benchmark:
-        "logs/benchmark/scale/scale.tsv"
+        paths.benchmark("scale")
     conda:
         "../envs/kreinbench.yaml"
     script:
@@ -61,9 +61,9 @@ rule scale_fig:
         ),
         pdf=registry.path("scale_fig", "pdf"),
     log:
-        "logs/scale_fig/scale_fig.log",
+        paths.log("scale_fig"),
     benchmark:
-        "logs/benchmark/scale_fig/scale_fig.tsv"
+        paths.benchmark("scale_fig")
     conda:
         "../envs/kreinbench.yaml"
     script:

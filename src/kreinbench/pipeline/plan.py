@@ -17,6 +17,7 @@ from kreinbench.errors import KreinbenchError, did_you_mean, raise_together
 from kreinbench.linalg.spectrum import KINDS, covering_kind
 from kreinbench.methods import estimator_class
 from kreinbench.methods.base import KernelModel
+from kreinbench.pipeline.paths import fit_path, kernel_path, spectrum_path, split_path
 
 # Kernel parameters that a config may give as a list (a CV grid, one cached kernel per value).
 GRID_PARAMS = ("sigma", "gamma", "coef0")
@@ -369,22 +370,6 @@ def cv_members(config: dict, method: str, dataset: str) -> dict[str, dict]:
     name, with their :func:`fit_params`."""
     return {name: fit_params(config, name) for name, spec in config["methods"].items()
             if spec.get("cv_with") == method and dataset in method_datasets(config, name)}
-
-
-def split_path(dataset: str, rep: int) -> str:
-    return f"data/splits/{dataset}/rep{rep}.h5"
-
-
-def kernel_path(dataset: str, rep: int, instance: str) -> str:
-    return f"results/kernels/{dataset}/rep{rep}/{instance}.h5"
-
-
-def spectrum_path(dataset: str, rep: int, instance: str) -> str:
-    return f"results/spectra/{dataset}/rep{rep}/{instance}.h5"
-
-
-def fit_path(dataset: str, method: str, rep: int) -> str:
-    return f"results/fits/{dataset}/{method}/rep{rep}.json"
 
 
 def fit_inputs(config: dict, dataset: str, method: str, rep: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from kreinbench.data.registry import load_registry
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline.paths import svr_record_path
 from kreinbench.pipeline.plan import canonical, dataset_config_entry
 
 # The keys of papers.dank_figures (their targets are in kreinbench.pipeline.paper_targets) and the task each
@@ -38,10 +39,6 @@ def datasets(config: dict, figure: str) -> list[str]:
     return list(spec.get("datasets", [spec["dataset"]] if "dataset" in spec else []))
 
 
-def manifest(dataset: str) -> str:
-    return f"data/raw/{dataset}/manifest.json"
-
-
 def entry(config: dict, dataset: str) -> dict[str, Any]:
     """A dataset's registry entry as a job param (parsed by the stage from the fetched raw files)."""
     return canonical(dataset_config_entry(config, dataset))
@@ -50,8 +47,7 @@ def entry(config: dict, dataset: str) -> dict[str, Any]:
 def table4_records(config: dict) -> list[str]:
     """One record per Table 4 dataset × repetition (rule ``dank_svr_rep``)."""
     spec = settings(config, "table4")
-    return [f"results/dank_figures/table4/{d}/rep{r}.json" for d in spec["datasets"]
-            for r in range(1, spec["repetitions"] + 1)]
+    return [svr_record_path(d, r) for d in spec["datasets"] for r in range(1, spec["repetitions"] + 1)]
 
 
 def check(config: dict) -> None:

@@ -65,7 +65,8 @@ import h5py
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.solvers.libsvm import LIBSVM_CACHE_MB
-from kreinbench.pipeline.plan import batch_methods, kernel_instances, split_path
+from kreinbench.pipeline.paths import split_path
+from kreinbench.pipeline.plan import batch_methods, kernel_instances
 from kreinbench.pipeline.plan_scale import parse_variant
 
 MB = 2**20
