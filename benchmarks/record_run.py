@@ -25,6 +25,7 @@ from pathlib import Path
 import pipeline_bench
 import protocols
 
+from kreinbench.pipeline import paper_targets
 from kreinbench.report.reproduction import record_run, refresh_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def main() -> None:
     rules = protocols.by_rule(protocols.job_seconds(args.workdir))
     written = record_run(args.workdir, args.out or Path("reproductions") / args.name, name=args.name, commit=commit,
                          command=command, wall_seconds=[pipeline_bench.log_wall_seconds(log) for log in logs], rules=rules,
-                         explanations=args.explanations, notes=tuple(args.note))
+                         explanations=args.explanations, quantities=paper_targets.quantities(), notes=tuple(args.note))
     print(f"{len(written)} files under {(args.out or Path('reproductions') / args.name)}")
     refresh(args.out or ROOT / "reproductions" / args.name)
 

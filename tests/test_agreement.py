@@ -8,8 +8,9 @@ import pytest
 import yaml
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline import paper_targets
 from kreinbench.pipeline.stages.agreement import agreement
-from kreinbench.report.agreement import CELL_COLUMNS, judged, markdown, summary, table_cells
+from kreinbench.report.agreement import CELL_COLUMNS, judged, judged_tables, markdown, summary, table_cells
 
 
 def accuracy_table():
@@ -30,7 +31,7 @@ def test_cells_are_the_rows_with_a_paper_value_and_each_kernels_eigenvalues_once
     percent = pd.DataFrame({"paper_dataset": ["EEG"], "column": ["DANK exact"], "accuracy": [95.0],
                             "accuracy_std": [0.5], "paper_accuracy": [96.7]})
     cells = pd.concat([table_cells("iklr_table3", accuracy_table()), table_cells("ying_table3", ying),
-                       table_cells("iklr_table6", study), table_cells("dank_table3", percent)], ignore_index=True)
+                       table_cells("iklr_table6", study), table_cells("dank_table3", percent, quantity="accuracy_percent")], ignore_index=True)
     assert list(zip(cells["table"], cells["column"], cells["quantity"])) == [
         ("iklr_table3", "Flip", "accuracy"), ("iklr_table3", "KSVM", "accuracy"),
         ("ying_table3", "SMM", "accuracy"), ("ying_table3", "μ_min", "eigenvalue"), ("ying_table3", "μ_max", "eigenvalue"),
@@ -138,7 +139,7 @@ def test_training_cells_are_judged_beside_the_test_cells():
                           "paper_method": ["DANK"], "reps": [10], "mean": [81.4], "std": [2.9], "paper_mean": [87.9],
                           "paper_std": [3.3], "train_mean": [87.5], "train_std": [3.1], "paper_train_mean": [94.3],
                           "paper_train_std": [1.7]})
-    out = judged(table_cells("dank_table1", table), [])
+    out = judged(table_cells("dank_table1", table, quantity="accuracy_percent"), [])
     assert list(zip(out["column"], out["quantity"], out["agrees"])) == [
         ("DANK", "accuracy_percent", True), ("DANK training", "accuracy_percent", False)]
     assert out["counted"].tolist() == [True, True]
@@ -166,15 +167,34 @@ def test_stage_writes_the_record_and_names_a_bad_explanations_file(tmp_path):
     explanations = tmp_path / "explanations.yaml"
     explanations.write_text("- {table: iklr_table3, dataset: Sonar, column: Flip, why: the paper's Flip is low}\n")
     csv, md = tmp_path / "agreement.csv", tmp_path / "agreement.md"
-    agreement(tables=[str(table)], explanations=str(explanations), csv=str(csv), md=str(md), title="Agreement")
+    agreement(tables=[str(table)], explanations=str(explanations), csv=str(csv), md=str(md), title="Agreement",
+              quantities=paper_targets.quantities())
     record = pd.read_csv(csv)
     assert record["agrees"].tolist() == [False, True] and record["why"].fillna("").tolist() == ["the paper's Flip is low", ""]
     assert "| iklr_table3 | 2 | 1 | 50% | 0 | 1 | 0 | 0 |" in md.read_text()
     explanations.write_text("why: not a list\n")
     with pytest.raises(KreinbenchError, match="explanations.yaml"):
         agreement(tables=[str(table)], explanations=str(explanations), csv=str(tmp_path / "x.csv"),
-                  md=str(tmp_path / "x.md"), title="Agreement")
+                  md=str(tmp_path / "x.md"), title="Agreement", quantities=paper_targets.quantities())
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_each_paper_tables_unit_comes_from_the_registry_and_an_unknown_table_is_refused(tmp_path):
+    quantities = paper_targets.quantities()
+    explanations = tmp_path / "none.yaml"
+    explanations.write_text("[]\n")
+    assert quantities["dank_table4"] == "relative_mse"
+    assert quantities["dank_table1"] == quantities["dank_table3"] == "accuracy_percent"
+    assert quantities["iklr_table3"] == quantities["ying_table3"] == "accuracy"
+    table = tmp_path / "dank_table4.csv"
+    pd.DataFrame([{"dataset": "mpg", "method": "dank", "mean": 0.135, "std": 0.01, "paper_mean": 0.173,
+                   "paper_std": 0.008}]).to_csv(table, index=False)
+    cells = judged_tables([str(table)], str(explanations), quantities)
+    assert cells["quantity"].tolist() == ["relative_mse"] and cells["criterion"].tolist() == ["|Δ| ≤ 0.0173"]
+    renamed = tmp_path / "my_table.csv"
+    table.rename(renamed)
+    with pytest.raises(KreinbenchError, match="my_table: no quantity"):
+        judged_tables([str(renamed)], str(explanations), quantities)
 
 
 def test_an_offline_stand_in_is_named_beside_the_papers_row_and_its_explanation_applies_only_to_it():

@@ -6,10 +6,15 @@ import pandas as pd
 import pytest
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline import paper_targets
 from kreinbench.report.reproduction import record_run
 
 RULES = pd.DataFrame({"rule": ["fit", "kernel"], "jobs": [10, 2], "job_s": [3600.0, 60.0], "max_s": [400.0, 30.0],
                       "share": [0.98, 0.02]})
+
+
+# What each paper table's values are, as the pipeline's registry says.
+QUANTITIES = paper_targets.quantities()
 
 
 def finished_run(root):
@@ -36,7 +41,7 @@ def test_a_whole_run_is_recorded_with_its_agreement_and_how_it_was_made(tmp_path
     explanations.write_text("[]\n")
     out = tmp_path / "reproductions/paper-x"
     written = record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
-                         wall_seconds=3725.0, rules=RULES, explanations=explanations)
+                         wall_seconds=3725.0, rules=RULES, explanations=explanations, quantities=QUANTITIES)
     names = sorted(str(p.relative_to(out)) for p in written)
     assert names == ["RUN.md", "agreement.csv", "agreement.md", "config.yaml", "environment.tsv",
                      "figures/iklr_fig3.png", "records/runs.csv.gz", "tables/iklr_table3.csv", "tables/iklr_table3.md"]
@@ -51,14 +56,14 @@ def test_a_whole_run_is_recorded_with_its_agreement_and_how_it_was_made(tmp_path
     # the same run recorded again gives the same bytes
     before = {p: p.read_bytes() for p in written}
     record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets", wall_seconds=3725.0,
-               rules=RULES, explanations=explanations)
+               rules=RULES, explanations=explanations, quantities=QUANTITIES)
     assert all(p.read_bytes() == content for p, content in before.items())
 
 
 def test_a_directory_without_tables_is_refused(tmp_path):
     with pytest.raises(KreinbenchError, match="holds no table"):
         record_run(tmp_path, tmp_path / "out", name="x", commit="c", command="c", wall_seconds=1.0, rules=RULES,
-                   explanations=tmp_path / "e.yaml")
+                   explanations=tmp_path / "e.yaml", quantities=QUANTITIES)
 
 
 def test_a_resumed_run_records_the_wall_time_of_each_part(tmp_path):
@@ -67,7 +72,7 @@ def test_a_resumed_run_records_the_wall_time_of_each_part(tmp_path):
     explanations.write_text("[]\n")
     out = tmp_path / "out"
     record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
-               wall_seconds=[3600.0, 125.0], rules=RULES, explanations=explanations,
+               wall_seconds=[3600.0, 125.0], rules=RULES, explanations=explanations, quantities=QUANTITIES,
                notes=("Table II was made after the run, at the same commit",))
     text = (out / "RUN.md").read_text()
     assert "1 h 2 min 5 s in 2 parts (1 h 0 min 0 s, 0 h 2 min 5 s)" in text and "resumed" in text
@@ -88,7 +93,7 @@ def test_run_md_names_the_lock_the_run_installed_from(tmp_path, drift, says):
     explanations = tmp_path / "explanations.yaml"
     explanations.write_text("[]\n")
     record_run(run, out, name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0, rules=RULES,
-               explanations=explanations)
+               explanations=explanations, quantities=QUANTITIES)
     text = (out / "RUN.md").read_text()
     assert f"- lock: `requirements.lock` sha256 `{LOCK_SHA}` {says}" in text
 
@@ -101,11 +106,11 @@ def test_run_md_of_a_run_older_than_the_lock_record_names_the_run_directorys_loc
     explanations = tmp_path / "explanations.yaml"
     explanations.write_text("[]\n")
     record_run(run, tmp_path / "out", name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0,
-               rules=RULES, explanations=explanations)
+               rules=RULES, explanations=explanations, quantities=QUANTITIES)
     digest = hashlib.sha256(b"numpy==2.4.6\n").hexdigest()
     text = (tmp_path / "out/RUN.md").read_text()
     assert f"- lock: `requirements.lock` sha256 `{digest}` (the run directory's" in text
     (run / "requirements.lock").unlink()
     record_run(run, tmp_path / "out", name="paper-x", commit="abc123", command="snakemake", wall_seconds=1.0,
-               rules=RULES, explanations=explanations)
+               rules=RULES, explanations=explanations, quantities=QUANTITIES)
     assert "- lock: none recorded\n" in (tmp_path / "out/RUN.md").read_text()

@@ -155,5 +155,6 @@ rule agreement:
     params:
         title="Agreement of this run's paper tables with the papers",
         stand_ins=plan.stand_ins(config),
+        quantities=registry.quantities(),
     script:
         "../scripts/agreement.py"

@@ -29,7 +29,9 @@ PAPER_GROUPS = {
 class Target:
     """One rule's paper outputs: asked for by config key ``papers.<paper>.<key>`` (by the key
     ``papers.<paper>`` itself when ``key`` is None; ``default``: whether it is asked for when
-    the paper's block lacks the key), shown in the report as ``label`` under the paper's group."""
+    the paper's block lacks the key), shown in the report as ``label`` under the paper's group;
+    ``quantity``: what its values beside the paper's are, as the agreement judges them
+    ("accuracy" as a fraction, "accuracy_percent", or "relative_mse"; kreinbench.report.agreement)."""
 
     rule: str
     paper: str
@@ -37,6 +39,7 @@ class Target:
     label: str
     outputs: dict[str, str] = field(default_factory=dict)
     default: bool = False
+    quantity: str = "accuracy"
 
     def wanted(self, config: dict) -> bool:
         papers = config.get("papers", {})
@@ -69,8 +72,8 @@ TARGETS = {t.rule: t for t in [
     Target("iklr_mm17_fig1", "iklr_mm17", "fig1", "Fig. 1", _figure("iklr_mm17_fig1")),
     Target("ying_table3", "ying", None, "Table 3", _table("ying_table3")),
     Target("ying_fig1", "ying", "fig1", "Fig. 1", _figure("ying_fig1")),
-    Target("dank_table1", "dank", "table1", "Table 1", _table("dank_table1")),
-    Target("dank_table3", "dank", "table3", "Table 3", _table("dank_table3")),
+    Target("dank_table1", "dank", "table1", "Table 1", _table("dank_table1"), quantity="accuracy_percent"),
+    Target("dank_table3", "dank", "table3", "Table 3", _table("dank_table3"), quantity="accuracy_percent"),
     Target("dank_fig5", "dank", "fig5", "Fig. 5", _figure("dank_fig5")),
     Target("dank_fig7", "dank", "fig7", "Fig. 7", _figure("dank_fig7")),
     Target("dank_fig8", "dank", "fig8", "Fig. 8", _figure("dank_fig8")),
@@ -80,11 +83,16 @@ TARGETS = {t.rule: t for t in [
     Target("dank_fig6", "dank_figures", "fig6", "Fig. 6", {"csv": "results/tables/dank_fig6.csv", **_figure("dank_fig6")}),
     Target("dank_fig9", "dank_figures", "fig9", "Fig. 9", {"csv": "results/tables/dank_fig9.csv", **_figure("dank_fig9")}),
     Target("dank_table4", "dank_figures", "table4", "Table 4",
-           {"runs": "results/records/dank_table4_runs.csv", **_table("dank_table4")}),
+           {"runs": "results/records/dank_table4_runs.csv", **_table("dank_table4")}, quantity="relative_mse"),
     # Not a paper's: the scale study (kreinbench.pipeline.plan_scale), asked for and shown the same way.
     Target("scale", "scale", None, "Scale study (table)", _table("scale")),
     Target("scale_fig", "scale", None, "Scale study", _figure("scale")),
 ]}
+
+
+def quantities() -> dict[str, str]:
+    """What each paper table's values are (its ``quantity``), by table name: the agreement's units."""
+    return {rule: target.quantity for rule, target in TARGETS.items() if "csv" in target.outputs}
 
 
 def outputs(rule: str) -> dict[str, str]:

@@ -39,10 +39,6 @@ from kreinbench.errors import KreinbenchError
 ACCURACY_SLACK = 0.03
 EIGENVALUE_SLACK = 0.05
 RELATIVE_MSE_SLACK = 0.10
-# Tables whose accuracies are printed in % (ours converted to the paper's unit).
-PERCENT_TABLES = {"dank_table1", "dank_table3"}
-# Tables whose values are a relative mean squared error (DANK's Table 4).
-MSE_TABLES = {"dank_table4"}
 # What a table's ``metric`` column names, as the quantity judged.
 METRIC_QUANTITIES = {"accuracy": "accuracy", "accuracy_percent": "accuracy_percent", "mu_min": "eigenvalue",
                      "mu_max": "eigenvalue"}
@@ -65,9 +61,12 @@ RANGE_COLUMNS = ["range_lo", "range_hi"]
 STATUSES = ("agrees", "collapsed", "explained", "unexplained")
 
 
-def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None = None) -> pd.DataFrame:
-    """The cells of table ``name`` that have a paper value, one row each (without verdicts). A row
-    of an offline stand-in (``stand_ins``: ours -> the original) is named "paper's (ours)"."""
+def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None = None,
+                quantity: str = "accuracy") -> pd.DataFrame:
+    """The cells of table ``name`` that have a paper value, one row each (without verdicts): its
+    values are a ``quantity`` (kreinbench.pipeline.paper_targets' unit of the table) unless a row's
+    ``metric`` names its own. A row of an offline stand-in (``stand_ins``: ours -> the original) is
+    named "paper's (ours)"."""
     rows = []
     for _, row in table.iterrows():
         dataset = row.get("paper_dataset", row.get("dataset"))
@@ -81,11 +80,12 @@ def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None
         fit = "/".join(str(n) for n in ours_names) if all(isinstance(n, str) for n in ours_names) else ""
         fit_facts = {"reps": row.get("reps", math.nan), "collapsed": row.get("collapsed", math.nan),
                      "majority_rate": row.get("majority_rate", math.nan), "stand_in": stand_in}
-        quantity = _quantity(name, row.get("metric"))
+        row_quantity = METRIC_QUANTITIES.get(row["metric"], row["metric"]) if isinstance(row.get("metric"), str) \
+            else quantity
         for ours, ours_std, paper, paper_std, role in VALUE_COLUMNS:
             if ours in row and paper in row and pd.notna(row[paper]):
                 rows.append({"table": name, "dataset": dataset,
-                             "column": column if role == "test" else f"{column} {role}", "quantity": quantity,
+                             "column": column if role == "test" else f"{column} {role}", "quantity": row_quantity,
                              "ours": row[ours], "ours_std": row.get(ours_std, math.nan), "paper": row[paper],
                              "paper_std": row.get(paper_std, math.nan) if paper_std else math.nan,
                              "fit": f"{fit} ({role})" if fit else "", **fit_facts})
@@ -102,23 +102,23 @@ def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None
     return cells.drop_duplicates(subset=["table", "dataset", "column", "quantity"], ignore_index=True)
 
 
-def _quantity(table: str, metric) -> str:
-    if isinstance(metric, str):
-        return METRIC_QUANTITIES.get(metric, metric)
-    if table in MSE_TABLES:
-        return "relative_mse"
-    return "accuracy_percent" if table in PERCENT_TABLES else "accuracy"
-
-
-def judged_tables(tables: list[str], explanations: str, stand_ins: dict[str, str] | None = None) -> pd.DataFrame:
+def judged_tables(tables: list[str], explanations: str, quantities: dict[str, str],
+                  stand_ins: dict[str, str] | None = None) -> pd.DataFrame:
     """Every cell with a paper value of the paper tables ``tables`` (CSV, named by their file, in
     the order that decides which table counts a fit shown in several) judged, explained by the
-    entries of the YAML file ``explanations``; rows of offline stand-ins (``stand_ins``,
-    kreinbench.pipeline.plan.stand_ins) are named as such and not counted."""
+    entries of the YAML file ``explanations``; ``quantities``: what each table's values are, by
+    table name (kreinbench.pipeline.paper_targets.quantities; a table not named is refused);
+    rows of offline stand-ins (``stand_ins``, kreinbench.pipeline.plan.stand_ins) are named as
+    such and not counted."""
     entries = yaml.safe_load(Path(explanations).read_text()) or []
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "why" in e for e in entries):
         raise KreinbenchError(f"{explanations}: expected a list of {{table, dataset, column, why}} entries")
-    frames = [table_cells(Path(path).stem, pd.read_csv(path), stand_ins) for path in tables]
+    unknown = [Path(path).stem for path in tables if Path(path).stem not in quantities]
+    if unknown:
+        raise KreinbenchError(f"paper table(s) {', '.join(unknown)}: no quantity to judge them as (a Target's "
+                              "quantity in kreinbench.pipeline.paper_targets)")
+    frames = [table_cells(Path(path).stem, pd.read_csv(path), stand_ins, quantities[Path(path).stem])
+              for path in tables]
     frames = [frame for frame in frames if not frame.empty] or [table_cells("", pd.DataFrame())]
     return judged(pd.concat(frames, ignore_index=True), entries)
 

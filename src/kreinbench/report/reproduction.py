@@ -34,12 +34,13 @@ RECORD_CONFIG = "config.yaml"
 
 def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, command: str,
                wall_seconds: float | list[float], rules: pd.DataFrame, explanations: str | Path,
-               notes: tuple[str, ...] = ()) -> list[Path]:
+               quantities: dict[str, str], notes: tuple[str, ...] = ()) -> list[Path]:
     """Write the reproduction record of the run in ``workdir`` to ``out``; returns the files written.
 
     ``wall_seconds`` is the run's wall time, or the list of its parts' when it was stopped and
     resumed with the same command; ``rules`` is the per-rule breakdown of the job time (rule,
-    jobs, job_s, max_s, share); ``notes``: what a reader must know about how the run went (e.g.
+    jobs, job_s, max_s, share); ``quantities``: what each paper table's values are
+    (kreinbench.pipeline.paper_targets.quantities), for a run without its own agreement; ``notes``: what a reader must know about how the run went (e.g.
     a target made after it at the same commit, a part that shared the machine).
     """
     workdir, out = Path(workdir), Path(out)
@@ -57,7 +58,7 @@ def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, 
             written.append(_gzip(records / f"{part}.csv", out / "records" / f"{part}.csv.gz"))
     if (workdir / "results/environment.tsv").exists():
         written.append(_copy(workdir / "results/environment.tsv", out / "environment.tsv"))
-    written += _agreement(workdir, out, name, [p for p in tables if p.suffix == ".csv"], explanations)
+    written += _agreement(workdir, out, name, [p for p in tables if p.suffix == ".csv"], explanations, quantities)
     run_md = out / "RUN.md"
     write_text_atomic(run_md, run_markdown(name=name, commit=commit, command=command, wall_seconds=wall_seconds,
                                            rules=rules, environment=out / "environment.tsv", notes=notes,
@@ -79,11 +80,11 @@ def _gzip(source: Path, target: Path) -> Path:
     return target
 
 
-def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], explanations) -> list[Path]:
+def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], explanations, quantities) -> list[Path]:
     ran = workdir / "results/tables"
     if (ran / "agreement.csv").exists() and (ran / "agreement.md").exists():
         return [_copy(ran / "agreement.csv", out / "agreement.csv"), _copy(ran / "agreement.md", out / "agreement.md")]
-    cells = judged_tables([str(p) for p in table_csvs], str(explanations))
+    cells = judged_tables([str(p) for p in table_csvs], str(explanations), quantities)
     write_csv_atomic(out / "agreement.csv", cells)
     write_text_atomic(out / "agreement.md", markdown(cells, f"Agreement of {name}'s tables with the papers"))
     return [out / "agreement.csv", out / "agreement.md"]
