@@ -59,14 +59,7 @@ def paper_targets():
 
 def paper_table_csvs():
     """The CSV tables among the paper targets: what rule agreement judges cell by cell."""
-    # The scale study's table has no paper values to judge.
-    return [
-        t
-        for t in paper_targets()
-        if t.startswith("results/tables/")
-        and t.endswith(".csv")
-        and t != registry.path("scale", "csv")
-    ]
+    return registry.judged_csvs(config)
 
 
 def agreement_targets():

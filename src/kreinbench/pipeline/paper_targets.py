@@ -30,8 +30,9 @@ class Target:
     """One rule's paper outputs: asked for by config key ``papers.<paper>.<key>`` (by the key
     ``papers.<paper>`` itself when ``key`` is None; ``default``: whether it is asked for when
     the paper's block lacks the key), shown in the report as ``label`` under the paper's group;
-    ``quantity``: what its values beside the paper's are, as the agreement judges them
-    ("accuracy" as a fraction, "accuracy_percent", or "relative_mse"; kreinbench.report.agreement)."""
+    ``quantity``: what its CSV table's values beside the paper's are, as the agreement judges them
+    ("accuracy" as a fraction, "accuracy_percent", or "relative_mse"; kreinbench.report.agreement;
+    None: a table with no paper values, which the agreement does not read)."""
 
     rule: str
     paper: str
@@ -39,7 +40,7 @@ class Target:
     label: str
     outputs: dict[str, str] = field(default_factory=dict)
     default: bool = False
-    quantity: str = "accuracy"
+    quantity: str | None = "accuracy"
 
     def wanted(self, config: dict) -> bool:
         papers = config.get("papers", {})
@@ -85,14 +86,22 @@ TARGETS = {t.rule: t for t in [
     Target("dank_table4", "dank_figures", "table4", "Table 4",
            {"runs": "results/records/dank_table4_runs.csv", **_table("dank_table4")}, quantity="relative_mse"),
     # Not a paper's: the scale study (kreinbench.pipeline.plan_scale), asked for and shown the same way.
-    Target("scale", "scale", None, "Scale study (table)", _table("scale")),
+    Target("scale", "scale", None, "Scale study (table)", _table("scale"), quantity=None),
     Target("scale_fig", "scale", None, "Scale study", _figure("scale")),
 ]}
 
 
 def quantities() -> dict[str, str]:
     """What each paper table's values are (its ``quantity``), by table name: the agreement's units."""
-    return {rule: target.quantity for rule, target in TARGETS.items() if "csv" in target.outputs}
+    return {rule: target.quantity for rule, target in TARGETS.items() if "csv" in target.outputs and target.quantity}
+
+
+def judged_csvs(config: dict) -> list[str]:
+    """The CSV tables among the config's :func:`wanted` targets that rule ``agreement`` judges cell
+    by cell (those with a ``quantity``), in the registry's order (which decides the table that
+    counts a fit shown in several)."""
+    judged = {target.outputs["csv"] for target in TARGETS.values() if target.quantity and "csv" in target.outputs}
+    return [file for file in wanted(config) if file in judged]
 
 
 def outputs(rule: str) -> dict[str, str]:
