@@ -134,8 +134,9 @@ def wanted(config: dict) -> list[str]:
 
 def check(config: dict) -> None:
     """Every paper's cross-reference checks (datasets and methods its targets name exist and are
-    fitted where they are needed); a clear error naming the config key otherwise."""
-    plan.check_papers(config)
+    fitted where they are needed); a clear error naming the config key otherwise. The papers'
+    own blocks are checked with the rest of the config (:func:`kreinbench.pipeline.plan.check_config`,
+    which runs first)."""
     plan_iklr.check_studies(config)
     plan_dank.check_dank_targets(config)
     plan_dank_figures.check(config)
