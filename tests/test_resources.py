@@ -42,7 +42,8 @@ def split_file(tmp_path_factory):
 
 
 # Runs one real stage in a fresh interpreter and prints its peak resident memory beyond what the
-# imports already hold, and its wall time: what a SLURM job of that stage would need.
+# imports already hold, and its CPU time on one thread: what a SLURM job of that stage would need
+# (CPU time, not wall time: a machine busy with other work stretches the wall clock, not the work).
 MEASURE = """
 import json, sys, time
 from threadpoolctl import threadpool_limits
@@ -58,11 +59,11 @@ def status_kb(field):
             return int(line.split()[1])
 
 stage, args = sys.argv[1], json.loads(sys.argv[2])
-start_kb, start = status_kb("VmRSS"), time.perf_counter()
+start_kb, start = status_kb("VmRSS"), time.process_time()
 with threadpool_limits(limits=1):
     {"kernel": kernel, "spectrum": spectrum, "fit": fit}[stage](**args)
 print(json.dumps({"bytes": (status_kb("VmHWM") - start_kb) * 1024,
-                  "seconds": time.perf_counter() - start}))
+                  "seconds": time.process_time() - start}))
 """
 
 
