@@ -259,6 +259,7 @@ def h_star(blobs):
 
 @pytest.mark.parametrize("solver,monotone", [("nesterov", False), ("nesterov", True), ("pg", False),
                                              ("fista", False)])
+@pytest.mark.slow
 def test_dank_reaches_the_optimum_of_an_independent_accelerated_solver(blobs, h_star, solver, monotone):
     X, y, _, K, _ = blobs
     y_pm = y.astype(float)
@@ -385,6 +386,7 @@ def heart80(load_split):
     return X, labels, np.where(labels == np.unique(labels)[1], 1.0, -1.0), K
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eta", [10.0, "svm"])
 def test_default_fit_is_within_1e_4_of_a_certified_optimum(heart80, eta):
     X, labels, y, K = heart80
@@ -400,6 +402,7 @@ def test_default_fit_is_within_1e_4_of_a_certified_optimum(heart80, eta):
     assert h_low - est.objective_ <= est.gap_ * est.objective_
 
 
+@pytest.mark.slow
 def test_a_fit_stopped_early_warns_how_far_it_is(heart80):
     X, labels, y, K = heart80
     C, eta, tau = 1.0, 10.0, 0.01

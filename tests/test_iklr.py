@@ -93,6 +93,7 @@ def test_shift_and_eigen_splits_reach_equally_stationary_points(rbf_heart):
     assert objective(fits["shift"], K, y) == pytest.approx(objective(fits["eigen"], K, y), rel=1e-4)
 
 
+@pytest.mark.slow
 def test_preconditioned_exact_cccp_makes_the_gd_iterates_at_convergence(rbf_heart, tl1_monk2):
     """cccp-lbfgs (L-BFGS in the K₊ metric) and cccp-gd (BB in the Euclidean one) solve the same
     strictly convex subproblems, so solved tightly they make the same CCCP iterates: the same
@@ -687,6 +688,7 @@ def test_newton_step_through_cholesky_solves_the_bordered_system(rbf_heart, kern
     ("ccicp-gd", [{}, {"eps": 0.1}, {"eps": 5.0}, {"init": "ones"}, {"init": "uniform"}]),
     ("ccicp-sgd", [{}, {"init": "minus_ones"}, {"init": "uniform", "random_state": 9}]),
 ])
+@pytest.mark.slow
 def test_grouped_cv_gives_each_methods_own_cv(tl1_monk2, solver, variants):
     """Several methods' λ paths (Fig. 2's ε, Table VI's α⁽⁰⁾) in one lock step: each method's
     fold scores are those of its own CV, and each fit its separate fit."""

@@ -48,6 +48,7 @@ def test_epsilon_sweep_has_the_shape_of_fig2_on_monks1(load_split):
     assert max(accuracy) - min(accuracy) <= 0.05, accuracy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, paper_mean, paper_std", [("sonar", 0.794, 0.060), ("ionosphere", 0.901, 0.015)])
 def test_ccicp_gd_reproduces_table3_cells(load_split, name, paper_mean, paper_std):
     """Table III's CCICP-GD column on sonar and ionosphere (the KEEL copies of the paper's UCI sets):

@@ -185,6 +185,7 @@ def test_the_memory_planner_sizes_an_implicit_fit_by_its_blocks():
     assert implicit_fit_cost(size, n_clusters=None).memory < 2 * 2**30
 
 
+@pytest.mark.slow
 def test_partitioned_dank_runs_at_a_hundred_thousand_points_in_bounded_memory():
     """covtype's code path (all of its 464 810 training points on an implicit kernel; the paper takes v = 200) on a
     seeded synthetic set of 10⁵ training points: the whole fit and prediction never allocate

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.pipeline import paper_targets, report_index
+from kreinbench.pipeline import paper_targets, paths, report_index
 from kreinbench.report.report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,8 +25,13 @@ ANNOTATED = re.compile(r'report\(\s*"([^"]+)",\s*caption="([^"]+)",\s*category="
 
 
 def with_registry_paths(text: str) -> str:
-    """A rule file's text with the paper targets' registry calls replaced by what they return:
-    the paths, named outputs and report groups of kreinbench.pipeline.paper_targets."""
+    """A rule file's text with the paper targets' registry calls and the path constants replaced
+    by what they are: the paths, named outputs and report groups of kreinbench.pipeline.paper_targets
+    and the files of kreinbench.pipeline.paths."""
+    text = re.sub(r'^( +)\*\*paths\.([A-Z_]+),$',
+                  lambda m: "\n".join(f'{m.group(1)}{name}="{path}",' for name, path in getattr(paths, m.group(2)).items()),
+                  text, flags=re.M)
+    text = re.sub(r'\bpaths\.([A-Z_]+)\b', lambda m: f'"{getattr(paths, m.group(1))}"', text)
     text = re.sub(r'registry\.path\("(\w+)", "(\w+)"\)', lambda m: f'"{paper_targets.path(*m.groups())}"', text)
     text = re.sub(r'registry\.category\("(\w+)"\)', lambda m: f'"{paper_targets.category(m.group(1))}"', text)
     return re.sub(r'^( +)\*\*registry\.outputs\("(\w+)"\),$',

@@ -15,6 +15,8 @@ import pytest
 
 from kreinbench.report.reproduction import rebuild_tables
 
+pytestmark = pytest.mark.workflow  # the table rules run by Snakemake on each committed record
+
 ROOT = Path(__file__).resolve().parent.parent
 REPRODUCTIONS = sorted(p for p in (ROOT / "reproductions").glob("*") if (p / "RUN.md").exists())
 
