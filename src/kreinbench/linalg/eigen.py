@@ -87,7 +87,9 @@ def positive_definite(K: np.ndarray, *, jitter: float = 0.0) -> bool:
     check_memory(n * n * 8, f"a Cholesky factorization of a {n} x {n} kernel")
     A = np.asarray(K, dtype=np.float64)
     if jitter:
-        A = A + jitter * max(float(np.max(np.abs(np.diag(A)))), np.finfo(float).tiny) * np.eye(n)
+        diagonal = np.diag(A)
+        A = A.copy()  # one n × n copy; no identity matrix beside it
+        A[np.diag_indices(n)] += jitter * max(float(np.max(np.abs(diagonal))), np.finfo(float).tiny)
     # A is symmetric, so its transpose is the Fortran-ordered matrix LAPACK takes without a
     # transposing copy.
     factor, info = scipy.linalg.lapack.dpotrf(A.T, lower=0, clean=0)

@@ -80,8 +80,8 @@ def table_cells(name: str, table: pd.DataFrame, stand_ins: dict[str, str] | None
         fit = "/".join(str(n) for n in ours_names) if all(isinstance(n, str) for n in ours_names) else ""
         fit_facts = {"reps": row.get("reps", math.nan), "collapsed": row.get("collapsed", math.nan),
                      "majority_rate": row.get("majority_rate", math.nan), "stand_in": stand_in}
-        row_quantity = METRIC_QUANTITIES.get(row["metric"], row["metric"]) if isinstance(row.get("metric"), str) \
-            else quantity
+        metric = row.get("metric")
+        row_quantity = METRIC_QUANTITIES.get(metric, metric) if isinstance(metric, str) else quantity
         for ours, ours_std, paper, paper_std, role in VALUE_COLUMNS:
             if ours in row and paper in row and pd.notna(row[paper]):
                 rows.append({"table": name, "dataset": dataset,
