@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from kreinbench.linalg import cache
-from kreinbench.report.report_html import embedded_results, report_mismatches
+from report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,7 +13,7 @@ import yaml
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.pipeline import paper_targets, paths, report_index
-from kreinbench.report.report_html import embedded_results, report_mismatches
+from report_html import embedded_results, report_mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "workflow" / "rules"
