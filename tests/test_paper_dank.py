@@ -18,7 +18,7 @@ from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import DANK
 from kreinbench.methods.dank.estimator import c2_factor, resolve_eta
-from kreinbench.pipeline import paper_targets, plan, plan_dank
+from kreinbench.pipeline import paper_checks, paper_targets, plan, plan_dank
 from kreinbench.pipeline.stages import paper_dank
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +44,7 @@ def test_paper_config_validates_and_plans_every_target():
     config = load_config()
     validate(config, str(SCHEMA))
     plan.check_config(config)
-    paper_targets.check(config)
+    paper_checks.check(config)
     targets = paper_targets.wanted(config)
     for name in ("dank_table1.csv", "dank_table1.md", "dank_table3.csv", "dank_table3.md", "dank_fig5.png",
                  "dank_fig5.pdf", "dank_fig7.png", "dank_fig8.pdf"):

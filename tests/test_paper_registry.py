@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.pipeline import paper_targets, report_index
+from kreinbench.pipeline import paper_checks, paper_targets, report_index
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = {name: yaml.safe_load((ROOT / f"workflow/configs/{name}.yaml").read_text())
@@ -63,4 +63,4 @@ def test_the_report_places_each_paper_table_under_its_paper():
 def test_table_ii_needs_the_configs_tl1_kernel():
     config = {**CONFIGS["paper-iklr"], "kernels": {"rbf": {"type": "rbf", "sigma": 1.0}}}
     with pytest.raises(KreinbenchError, match="rule iklr_table2 needs exactly one kernel of type tl1"):
-        paper_targets.check(config)
+        paper_checks.check(config)

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.pipeline import paper_targets, plan
+from kreinbench.pipeline import paper_targets, plan, plan_iklr
 from kreinbench.pipeline.stages.paper_tables import table3_frame, table3_markdown
 from kreinbench.report.statistics import paired_tests
 
@@ -92,7 +92,7 @@ def test_paper_names_default_to_ours_and_ignore_names_the_config_lacks():
     assert names["datasets"] == {"sonar-uci": "sonar", "monks1": "monks1", "blobs": "blobs"}
     assert names["methods"]["klr-rbf"] == "KLR(RBF)"
     # Fig. 3's legend order is the paper's, whatever the config's order.
-    assert plan.iklr_fig3_methods(CONFIG) == {"cccp-gd": "CCCP-GD", "ccicp-gd": "CCICP-GD", "ccicp-sgd": "CCICP-SGD"}
+    assert plan_iklr.fig3_methods(CONFIG) == {"cccp-gd": "CCCP-GD", "ccicp-gd": "CCICP-GD", "ccicp-sgd": "CCICP-SGD"}
     assert paper_targets.wanted(CONFIG)[-1] == "figures/iklr_fig3.pdf"
     assert paper_targets.wanted({**CONFIG, "papers": {}}) == []
 

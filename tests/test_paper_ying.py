@@ -18,7 +18,7 @@ from conftest import ROOT
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg import cache
-from kreinbench.pipeline import plan
+from kreinbench.pipeline import plan, plan_ying
 from kreinbench.pipeline.stages.paper_ying import fig1_runs, table3_frame, table3_markdown
 
 NAMES = {"datasets": {"sonar": "Sonar", "mine": "mine"}, "methods": {"smm": "SMM", "spgm": "SPGM"}}
@@ -115,7 +115,7 @@ def test_paper_config_takes_sigma_from_the_svm_on_the_clean_kernel():
         # C and ρ only: σ is not the solvers' to choose.
         assert set(config["methods"][solver]["grid"]) == {"C", "rho"}
     # Table 3 and Fig. 1 show the paper's solvers, not the SVM.
-    assert plan.ying_methods(config) == {"smm": "SMM", "spgm": "SPGM"}
+    assert plan_ying.methods(config) == {"smm": "SMM", "spgm": "SPGM"}
 
 
 def test_counterpart_instance_maps_the_grid_point_between_kernels():

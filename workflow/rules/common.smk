@@ -2,6 +2,7 @@ import os
 import sys
 from pathlib import Path
 
+import kreinbench.pipeline.paper_checks as paper_checks
 import kreinbench.pipeline.paper_targets as registry
 import kreinbench.pipeline.paths as paths
 import kreinbench.pipeline.plan as plan
@@ -15,7 +16,7 @@ from kreinbench.pipeline.environment import software_versions
 config.update(plan.offline_config(config))
 config.update(plan.scaled_config(config))
 plan.check_config(config)
-registry.check(config)
+paper_checks.check(config)
 # The SLURM profile's partition and account come from environment variables: refuse to start
 # without them (a dry run too). Checked where jobs are planned and submitted, not again in each
 # job on the cluster.
@@ -47,7 +48,7 @@ def final_targets():
     # A config of the scale study only fits no methods: no accuracy table.
     targets = rules_table_outputs() if config["methods"] else []
     if plan.convergence_fits(config):
-        targets += ["figures/convergence.png", "figures/convergence.pdf"]
+        targets += list(paths.CONVERGENCE.values())
     # The environment record is cheap and every report shows it.
     return targets + [paths.ENVIRONMENT]
 

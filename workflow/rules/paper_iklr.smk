@@ -7,7 +7,7 @@ import kreinbench.pipeline.plan_iklr as plan_iklr
 
 rule iklr_table2:
     input:
-        splits=plan.iklr_table2_splits(config),
+        splits=plan_iklr.table2_splits(config),
         paper="workflow/paper_values/iklr_table2.csv",
     output:
         **registry.outputs("iklr_table2"),
@@ -18,7 +18,7 @@ rule iklr_table2:
     conda:
         "../envs/kreinbench.yaml"
     params:
-        kernel=lambda wildcards: plan.canonical(plan.tl1_kernel_spec(config)),
+        kernel=lambda wildcards: plan.canonical(plan_iklr.tl1_kernel_spec(config)),
         stand_ins=plan.stand_ins(config),
     script:
         "../scripts/iklr_table2.py"
@@ -64,8 +64,8 @@ rule iklr_fig3:
     conda:
         "../envs/kreinbench.yaml"
     params:
-        datasets=plan.iklr_fig3_datasets(config),
-        methods=plan.iklr_fig3_methods(config),
+        datasets=plan_iklr.fig3_datasets(config),
+        methods=plan_iklr.fig3_methods(config),
     script:
         "../scripts/iklr_fig3.py"
 

@@ -1,6 +1,7 @@
 # Ying, Campbell and Girolami (NIPS'09) Table 3 and Fig. 1 from the tidy records of rule `table`.
 # Which of them a config asks for (key papers.ying, and papers.ying.fig1), and their files:
-# kreinbench.pipeline.paper_targets.
+# kreinbench.pipeline.paper_targets; their settings: kreinbench.pipeline.plan_ying.
+import kreinbench.pipeline.plan_ying as plan_ying
 
 
 rule ying_table3:
@@ -18,7 +19,7 @@ rule ying_table3:
     params:
         names=plan.paper_names(config, "ying"),
         datasets=config["datasets"],
-        methods=list(plan.ying_methods(config)),
+        methods=list(plan_ying.methods(config)),
     script:
         "../scripts/ying_table3.py"
 
@@ -43,7 +44,7 @@ rule ying_fig1:
     conda:
         "../envs/kreinbench.yaml"
     params:
-        datasets=plan.ying_fig1_datasets(config),
-        methods=plan.ying_methods(config),
+        datasets=plan_ying.fig1_datasets(config),
+        methods=plan_ying.methods(config),
     script:
         "../scripts/ying_fig1.py"

@@ -480,19 +480,6 @@ def convergence_fits(config: dict) -> list[str]:
     return [fit_path(conv["dataset"], m, r) for m in conv["methods"] for r in range(1, config["repetitions"] + 1)]
 
 
-def iklr_table2_splits(config: dict) -> list[str]:
-    """Inputs of rule ``iklr_table2``: every repetition's split of every config dataset."""
-    return [split_path(d, r) for d in config["datasets"] for r in range(1, config["repetitions"] + 1)]
-
-
-def tl1_kernel_spec(config: dict) -> dict[str, Any]:
-    """The config's TL1 kernel (Table II's μ are those of TL1); a clear error if there is none."""
-    tl1 = [spec for spec in config["kernels"].values() if spec["type"] == "tl1"]
-    if len(tl1) != 1:
-        raise KreinbenchError(f"rule iklr_table2 needs exactly one kernel of type tl1 in the config, found {len(tl1)}")
-    return tl1[0]
-
-
 # `--config scale=NAME` picks the overrides ``scales.NAME`` of the config; this scale is the
 # config as written.
 FULL_SCALE = "full"
@@ -600,10 +587,6 @@ def stand_ins(config: dict) -> dict[str, str]:
     return {sub["dataset"]: original for original, sub in config.get("offline_substitutes", {}).items()}
 
 
-# The methods of IKLR Fig. 3, in the paper's legend order.
-IKLR_FIG3_METHODS = ("CCCP-GD", "CCICP-GD", "CCICP-SGD")
-
-
 def paper_names(config: dict, paper: str) -> dict[str, dict[str, str]]:
     """The names of the config's datasets and methods in a paper's tables and figures:
     ``{"datasets": {ours: paper's}, "methods": {ours: paper's}}`` from ``papers.<paper>``, a name
@@ -618,6 +601,8 @@ def paper_names(config: dict, paper: str) -> dict[str, dict[str, str]]:
 
 
 def check_papers(config: dict) -> None:
+    """No two of our datasets (methods) stand for one row (column) of a paper; each paper's own
+    targets are checked by its planner (:mod:`kreinbench.pipeline.paper_checks`)."""
     for paper in config.get("papers", {}):
         names = paper_names(config, paper)
         for kind, mapping in names.items():
@@ -627,40 +612,3 @@ def check_papers(config: dict) -> None:
                     raise KreinbenchError(f"config papers.{paper}.{kind}: {seen[theirs]!r} and {ours!r} are both "
                                           f"the paper's {theirs!r}; a paper's row or column is one of ours")
                 seen[theirs] = ours
-    fig3 = iklr_fig3_datasets(config)
-    if fig3:
-        for dataset in fig3:
-            if dataset not in config["datasets"]:
-                raise KreinbenchError(f"config papers.iklr.fig3.datasets: {dataset!r} is not in datasets")
-        if not iklr_fig3_methods(config):
-            raise KreinbenchError(f"config papers.iklr.fig3: no config method is named one of "
-                                  f"{', '.join(IKLR_FIG3_METHODS)} in papers.iklr.methods")
-    for dataset in ying_fig1_datasets(config):
-        if dataset not in config["datasets"]:
-            raise KreinbenchError(f"config papers.ying.fig1.datasets: {dataset!r} is not in datasets")
-
-
-def iklr_fig3_datasets(config: dict) -> list[str]:
-    """The datasets of IKLR Fig. 3's panels (``papers.iklr.fig3.datasets``); none: no figure."""
-    return config.get("papers", {}).get("iklr", {}).get("fig3", {}).get("datasets", [])
-
-
-def iklr_fig3_methods(config: dict) -> dict[str, str]:
-    """The config methods plotted in IKLR Fig. 3, ``{ours: paper's name}`` in the paper's order."""
-    ours = {theirs: name for name, theirs in paper_names(config, "iklr")["methods"].items()}
-    return {ours[theirs]: theirs for theirs in IKLR_FIG3_METHODS if theirs in ours}
-
-
-def ying_fig1_datasets(config: dict) -> dict[str, str]:
-    """The panels of Ying et al.'s Fig. 1 (``papers.ying.fig1.datasets``), ``{ours: paper's name}``."""
-    names = paper_names(config, "ying")["datasets"]
-    return {d: names.get(d, d) for d in config.get("papers", {}).get("ying", {}).get("fig1", {}).get("datasets", [])}
-
-
-def ying_methods(config: dict) -> dict[str, str]:
-    """The columns of Ying et al.'s Table 3 and the curves of Fig. 1, ``{ours: paper's name}``: the
-    config methods ``papers.ying.methods`` names (the paper's solvers, not the SVM whose CV on the
-    clean kernel chooses σ), or every config method when it names none."""
-    names = paper_names(config, "ying")["methods"]
-    named = config.get("papers", {}).get("ying", {}).get("methods", {})
-    return {m: names[m] for m in names if m in named} or names

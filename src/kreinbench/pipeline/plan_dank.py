@@ -13,10 +13,9 @@ from typing import Any
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.dank.estimator import DANK, c2_factor
+from kreinbench.pipeline.paper_targets import TARGETS
+from kreinbench.pipeline.paper_targets import keys as target_keys
 from kreinbench.pipeline.plan import method_datasets, method_spec, paper_names
-
-# The keys of papers.dank (their targets are in kreinbench.pipeline.paper_targets).
-TARGETS = ("table1", "table3", "fig5", "fig7", "fig8")
 
 
 def target(config: dict, name: str) -> dict[str, Any]:
@@ -78,31 +77,32 @@ def fig8_settings(config: dict) -> dict[str, Any]:
             "eta": dict(sorted(etas.items(), key=lambda item: item[1]))}
 
 
-def _methods(config: dict, name: str) -> list[str]:
-    """Every config method a target names."""
+def _named(value) -> list[str]:
+    """The method names of a block's value: a name, a list of names, or a mapping to names."""
+    if isinstance(value, str):
+        return [value]
+    return list(value.values()) if isinstance(value, dict) else list(value)
+
+
+def _pairs(config: dict, name: str) -> list[tuple[str, str]]:
+    """Every (dataset, method) a target needs fitted: each of its block's ``compares`` keys' methods on
+    each of its datasets, or, where the block maps each dataset to its methods (``compares`` "*"),
+    those."""
     spec = target(config, name)
-    if name == "table1":
-        return [spec["svm"], spec["dank"]]
-    if name == "fig5":
-        return [spec["with"], spec["without"]]
-    if name == "fig7":
-        return list(spec["methods"].values())
-    if name == "fig8":
-        return [spec["baseline"], *spec["tau"], *spec["eta"]]
-    return []
+    compares = next(t.compares for t in TARGETS.values() if t.paper == "dank" and t.key == name)
+    if compares == ("*",):
+        return [(d, m) for d, methods in spec.items() for m in _named(methods)]
+    return [(d, m) for d in spec["datasets"] for key in compares for m in _named(spec[key])]
 
 
 def check_dank_targets(config: dict) -> None:
     """Every target's datasets and methods exist, each method is fitted on each of its datasets, and
     Fig. 8's curves have one method per τ (per η); a clear error naming the key otherwise."""
-    for name in TARGETS:
-        spec = target(config, name)
-        if not spec:
+    for name in target_keys("dank", comparing=True):
+        if not target(config, name):
             continue
         where = f"config papers.dank.{name}"
-        pairs = ([(d, m) for d, cols in spec.items() for m in cols.values()] if name == "table3"
-                 else [(d, m) for d in spec["datasets"] for m in _methods(config, name)])
-        for dataset, method in pairs:
+        for dataset, method in _pairs(config, name):
             if dataset not in config["datasets"]:
                 raise KreinbenchError(f"{where}: dataset {dataset!r} is not in datasets")
             if method not in config["methods"]:

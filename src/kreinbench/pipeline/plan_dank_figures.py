@@ -13,12 +13,10 @@ from typing import Any
 
 from kreinbench.data.registry import load_registry
 from kreinbench.errors import KreinbenchError
+from kreinbench.pipeline.paper_targets import tasks
 from kreinbench.pipeline.paths import svr_record_path
 from kreinbench.pipeline.plan import canonical, dataset_config_entry
 
-# The keys of papers.dank_figures (their targets are in kreinbench.pipeline.paper_targets) and the task each
-# one's datasets must have (the estimators behind it are classifiers or regressors).
-TASKS = {"fig1": "binary", "fig4": "binary", "fig6": "binary", "fig9": "regression", "table4": "regression"}
 # Fig. 9's panels are the paper's two test functions (kreinbench.data.synthetic), not a choice.
 FIG9_DATASETS = ["step-1d", "cherkassky-2d"]
 
@@ -44,22 +42,33 @@ def entry(config: dict, dataset: str) -> dict[str, Any]:
     return canonical(dataset_config_entry(config, dataset))
 
 
+# Table 4's methods: each repetition fits SVR-CV, then DANK-SVR on its kernel and C.
+TABLE4_METHODS = ("svr-cv", "dank")
+
+
 def table4_records(config: dict) -> list[str]:
-    """One record per Table 4 dataset × repetition (rule ``dank_svr_rep``)."""
+    """The fit records of Table 4: each dataset × repetition × method (rule ``dank_svr_rep``)."""
     spec = settings(config, "table4")
-    return [svr_record_path(d, r) for d in spec["datasets"] for r in range(1, spec["repetitions"] + 1)]
+    return [svr_record_path(d, m, r) for d in spec["datasets"] for r in range(1, spec["repetitions"] + 1)
+            for m in TABLE4_METHODS]
+
+
+def svr_records(dataset: str, rep: int | str) -> dict[str, str]:
+    """The outputs of one rule ``dank_svr_rep`` job: ``{method: its fit record}`` (names with ``_``)."""
+    return {m.replace("-", "_"): svr_record_path(dataset, m, rep) for m in TABLE4_METHODS}
 
 
 def check(config: dict) -> None:
-    """Every figure's datasets are registry datasets of the task its estimators need."""
+    """Every figure's datasets are registry datasets of the task its estimators need (its target's
+    ``task`` in :mod:`kreinbench.pipeline.paper_targets`)."""
     registry = load_registry(config.get("custom_datasets"))
-    for figure in TASKS:
+    for figure, task in tasks("dank_figures").items():
         for name in datasets(config, figure):
             if name not in registry:
                 raise KreinbenchError(f"config papers.dank_figures.{figure}: unknown dataset {name!r}")
-            if registry[name].task != TASKS[figure]:
+            if registry[name].task != task:
                 raise KreinbenchError(f"config papers.dank_figures.{figure}: {name!r} is a {registry[name].task} "
-                                      f"dataset, {figure} needs a {TASKS[figure]} one")
+                                      f"dataset, {figure} needs a {task} one")
 
 
 def figure_params(config: dict, figure: str) -> dict:

@@ -16,20 +16,14 @@ from typing import Any
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods import ESTIMATORS
 from kreinbench.methods.iklr.estimator import SOLVERS
-from kreinbench.pipeline.plan import (
-    dataset_config_entry,
-    iklr_fig3_datasets,
-    iklr_fig3_methods,
-    method_datasets,
-    method_spec,
-    paper_names,
-)
+from kreinbench.pipeline.paper_targets import TARGETS
+from kreinbench.pipeline.paper_targets import keys as target_keys
+from kreinbench.pipeline.paths import split_path
+from kreinbench.pipeline.plan import dataset_config_entry, method_datasets, method_spec, paper_names
 
-# The study keys of papers.iklr and papers.iklr_mm17 (the MM'17 paper's names); their targets are
-# in kreinbench.pipeline.paper_targets.
-STUDIES = ("table4", "table5", "table7", "table6", "fig2")
-MM17_STUDIES = ("table2", "fig1")
 MM17 = "iklr_mm17"
+# The methods of IKLR Fig. 3, in the paper's legend order.
+FIG3_METHODS = ("CCCP-GD", "CCICP-GD", "CCICP-SGD")
 # Fig. 2 varies ε of CCICP-GD alone (TNNLS §V-D); the paper's CCCP-GD is its ε = 1e-4 end.
 FIG2_SOLVER = "ccicp-gd"
 # Table V prints μ_min and μ_max of "the" Affine-Invariant kernel; ours come from the kernel that
@@ -38,6 +32,30 @@ FIG2_SOLVER = "ccicp-gd"
 TABLE5_SPECTRUM_METHOD = "CCICP-GD"
 # MM'17 Fig. 1's caption: CCICP (red) and CCCP (blue).
 MM17_FIG1_COLOURS = {"CCICP": "tab:red", "CCCP": "tab:blue"}
+
+
+def table2_splits(config: dict) -> list[str]:
+    """Inputs of rule ``iklr_table2``: every repetition's split of every config dataset."""
+    return [split_path(d, r) for d in config["datasets"] for r in range(1, config["repetitions"] + 1)]
+
+
+def tl1_kernel_spec(config: dict) -> dict[str, Any]:
+    """The config's TL1 kernel (Table II's μ are those of TL1); a clear error if there is none."""
+    tl1 = [spec for spec in config["kernels"].values() if spec["type"] == "tl1"]
+    if len(tl1) != 1:
+        raise KreinbenchError(f"rule iklr_table2 needs exactly one kernel of type tl1 in the config, found {len(tl1)}")
+    return tl1[0]
+
+
+def fig3_datasets(config: dict) -> list[str]:
+    """The datasets of IKLR Fig. 3's panels (``papers.iklr.fig3.datasets``); none: no figure."""
+    return config.get("papers", {}).get("iklr", {}).get("fig3", {}).get("datasets", [])
+
+
+def fig3_methods(config: dict) -> dict[str, str]:
+    """The config methods plotted in IKLR Fig. 3, ``{ours: paper's name}`` in the paper's order."""
+    ours = {theirs: name for name, theirs in paper_names(config, "iklr")["methods"].items()}
+    return {ours[theirs]: theirs for theirs in FIG3_METHODS if theirs in ours}
 
 
 def study(config: dict, name: str, paper: str = "iklr") -> dict[str, Any]:
@@ -121,11 +139,11 @@ def check_studies(config: dict) -> None:
     no two methods of Table VI (or Fig. 2) share a solver and α⁽⁰⁾ (an ε): one cell, one method.
     Fig. 2's methods are CCICP-GD (:func:`fig2_methods`); Table V's μ come from its method the
     paper calls CCICP-GD (:data:`TABLE5_SPECTRUM_METHOD`), and MM'17 Fig. 1's methods have its colours."""
-    studies = [("iklr", name, study(config, name)) for name in STUDIES]
-    studies += [(MM17, name, study(config, name, MM17)) for name in MM17_STUDIES]
+    studies = [(paper, name, study(config, name, paper))
+               for paper in ("iklr", MM17) for name in target_keys(paper, comparing=True)]
     # Table III's rows, and Fig. 3's panels with the methods it plots, are checked as studies are.
     studies += [("iklr", "table3", {"datasets": table3_datasets(config)}),
-                ("iklr", "fig3", {"datasets": iklr_fig3_datasets(config), "methods": list(iklr_fig3_methods(config))})]
+                ("iklr", "fig3", {"datasets": fig3_datasets(config), "methods": list(fig3_methods(config))})]
     for paper, name, spec in studies:
         for dataset in spec.get("datasets", []):
             if dataset not in config["datasets"]:
@@ -135,6 +153,11 @@ def check_studies(config: dict) -> None:
             if missing:
                 raise KreinbenchError(f"config papers.{paper}.{name}: method {method!r} is not fitted on "
                                       f"{', '.join(missing)} (its methods.{method}.datasets)")
+    if fig3_datasets(config) and not fig3_methods(config):
+        raise KreinbenchError(f"config papers.iklr.fig3: no config method is named one of "
+                              f"{', '.join(FIG3_METHODS)} in papers.iklr.methods")
+    if TARGETS["iklr_table2"].wanted(config):
+        tl1_kernel_spec(config)
     if study(config, "table5") and TABLE5_SPECTRUM_METHOD not in study_methods(config, "table5").values():
         raise KreinbenchError(f"config papers.iklr.table5.methods: none is the paper's {TABLE5_SPECTRUM_METHOD} "
                               f"(papers.iklr.methods), whose Affine-Invariant kernel gives Table V's μ_min and μ_max")
