@@ -17,7 +17,7 @@ from kreinbench.experiments import dank as experiment
 from kreinbench.methods import svm_grid
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.dank.svr import relative_mse
-from kreinbench.pipeline import plan
+from kreinbench.pipeline import fit_records, plan
 from kreinbench.pipeline.paper_targets import wanted
 from kreinbench.pipeline.plan_dank_figures import check, settings
 from kreinbench.pipeline.stages import dank_figures as stage
@@ -82,9 +82,10 @@ def test_grid_search_prefers_the_width_that_fits():
 
 
 @pytest.mark.parametrize("regression", [True, False])
-def test_grid_search_chooses_as_scikit_learns_grid_search(regression):
-    """The precomputed-kernel search is scikit-learn's GridSearchCV over (γ = 1/(2σ²), C): the same
-    folds, scores and first-best order."""
+def test_grid_search_scores_as_scikit_learns_grid_search_and_breaks_ties_as_every_cv(regression):
+    """The precomputed-kernel search scores every (σ, C) as scikit-learn's GridSearchCV over
+    (γ = 1/(2σ²), C) does (same folds and scores); of equal scores it takes the first σ, then the
+    first C, as every CV of the package (selection.Tally), not GridSearchCV's first C, then first γ."""
     from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
     from sklearn.svm import SVC, SVR
 
@@ -98,9 +99,17 @@ def test_grid_search_chooses_as_scikit_learns_grid_search(regression):
     gammas = [1.0 / (2.0 * s**2) for s in sigmas]
     model, cv, scoring = ((SVR(epsilon=0.1), KFold(5, shuffle=True, random_state=3), "neg_mean_squared_error")
                           if regression else (SVC(), StratifiedKFold(5, shuffle=True, random_state=3), "accuracy"))
-    reference = GridSearchCV(model, {"gamma": gammas, "C": Cs}, cv=cv, scoring=scoring).fit(X, y).best_params_
-    ours = svm_grid.grid_search(X, y, sigma_grid=sigmas, C_grid=Cs, folds=5, seed=3, regression=regression)
-    assert ours == (sigmas[gammas.index(reference["gamma"])], reference["C"])
+    search = GridSearchCV(model, {"gamma": gammas, "C": Cs}, cv=cv, scoring=scoring).fit(X, y)
+    reference = {(sigmas[gammas.index(p["gamma"])], p["C"]): score
+                 for p, score in zip(search.cv_results_["params"], search.cv_results_["mean_test_score"])}
+    tally = svm_grid.grid_scores(X, y, sigma_grid=sigmas, C_grid=Cs, folds=5, seed=3, regression=regression)
+    ours = {(row["kernel"], row["C"]): row["cv_accuracy"] for row in tally.scores}
+    assert list(ours) == [(s, c) for s in sigmas for c in Cs]
+    np.testing.assert_allclose([ours[k] for k in reference], list(reference.values()), rtol=1e-12, atol=1e-12)
+    best = max(reference.values())
+    first_sigma_then_C = next(k for k in ours if np.isclose(reference[k], best, rtol=0, atol=1e-12))
+    assert svm_grid.grid_search(X, y, sigma_grid=sigmas, C_grid=Cs, folds=5, seed=3,
+                                regression=regression) == first_sigma_then_C
 
 
 def test_step_function_has_steps_of_height_s_at_the_papers_smoothness():
@@ -229,6 +238,27 @@ def test_fig4_rule_runs(workflow_copy, snakemake):
 
 
 # --- Table 4 ---------------------------------------------------------------------------------------
+
+def test_table4_rule_writes_one_fit_record_per_method_and_repetition(workflow_copy, snakemake):
+    config = paper_config()
+    config["papers"]["dank_figures"] = {"table4": {
+        "datasets": ["step-1d"], "repetitions": 2, "sigma_grid": [0.5, 2.0], "C_grid": [1.0], "epsilon": 0.1,
+        "tau": 0.01, "solver": "nesterov", "max_iter": 20, "max_train": 60}}
+    workdir = workflow_copy(config, "dank_table4_run")
+    result = snakemake(workdir, "results/tables/dank_table4.md")
+    assert result.returncode == 0, result.stderr[-3000:]
+    records = {(m, r): fit_records.read(workdir / f"results/dank_figures/table4/step-1d/{m}/rep{r}.json")
+               for m in ("svr-cv", "dank") for r in (1, 2)}
+    for (method, rep), record in records.items():
+        assert (record["dataset"], record["method"], record["rep"], record["n_train"]) == ("step-1d", method, rep, 60)
+    # DANK-SVR starts from the SVR's CV choice of its repetition.
+    for rep in (1, 2):
+        assert (records["dank", rep]["sigma"], records["dank", rep]["C"]) == (records["svr-cv", rep]["sigma"],
+                                                                             records["svr-cv", rep]["C"])
+    runs = pd.read_csv(workdir / "results/records/dank_table4_runs.csv")
+    assert list(zip(runs["rep"], runs["method"])) == [(1, "svr-cv"), (1, "dank"), (2, "svr-cv"), (2, "dank")]
+    assert "step-1d" in (workdir / "results/tables/dank_table4.md").read_text()
+
 
 def test_capped_training_draws_a_seeded_subset():
     X, y = np.arange(30.0)[:, None], np.arange(30.0)

@@ -31,6 +31,7 @@ def with_registry_paths(text: str) -> str:
     text = re.sub(r'^( +)\*\*paths\.([A-Z_]+),$',
                   lambda m: "\n".join(f'{m.group(1)}{name}="{path}",' for name, path in getattr(paths, m.group(2)).items()),
                   text, flags=re.M)
+    text = re.sub(r'\bpaths\.([A-Z_]+)\["(\w+)"\]', lambda m: f'"{getattr(paths, m.group(1))[m.group(2)]}"', text)
     text = re.sub(r'\bpaths\.([A-Z_]+)\b', lambda m: f'"{getattr(paths, m.group(1))}"', text)
     text = re.sub(r'registry\.path\("(\w+)", "(\w+)"\)', lambda m: f'"{paper_targets.path(*m.groups())}"', text)
     text = re.sub(r'registry\.category\("(\w+)"\)', lambda m: f'"{paper_targets.category(m.group(1))}"', text)

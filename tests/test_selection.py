@@ -5,7 +5,7 @@ import pytest
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.methods.selection import shuffled_folds, stratified_folds
+from kreinbench.methods.selection import Tally, param_grid, shuffled_folds, stratified_folds
 
 
 @pytest.mark.parametrize("n_folds", [2, 3, 5, 10])
@@ -99,3 +99,16 @@ def test_shuffled_folds_are_kfolds_index_for_index(n, n_folds):
         for (tr, va), (tr_ref, va_ref) in zip(ours, theirs):
             np.testing.assert_array_equal(tr, tr_ref)
             np.testing.assert_array_equal(va, va_ref)
+
+
+def test_of_equal_scores_the_first_kernel_instance_then_the_first_parameter_wins():
+    """The one tie rule of every CV (selection.Tally; svm_grid.grid_search too): candidates in
+    (kernel instance, grid) order, the first best kept. GridSearchCV over {"C", "gamma"} would take
+    the first C instead: (σ=2, C=1) here."""
+    tally = Tally()
+    candidates = param_grid({"C": [1.0, 4.0]})
+    tally.add(1.0, candidates, [[0.5, 0.6], [0.7, 0.8]], n_warnings=0)
+    tally.add(2.0, candidates, [[0.8, 0.7], [0.75, 0.75]], n_warnings=1)
+    result = tally.result()
+    assert (result.best_instance, result.best_params, result.best_score) == (1.0, {"C": 4.0}, 0.75)
+    assert [row["cv_accuracy"] for row in result.scores] == [0.55, 0.75, 0.75, 0.75] and result.n_warnings == 1

@@ -179,7 +179,7 @@ rule dank_svr_rep:
     input:
         split=paths.split_path("{dataset}", "{rep}"),
     output:
-        record=paths.svr_record_path("{dataset}", "{rep}"),
+        **plan_dank_figures.svr_records("{dataset}", "{rep}"),
     log:
         paths.log("dank_svr_rep", "{dataset}/rep{rep}"),
     benchmark:

@@ -39,13 +39,13 @@ rule figure:
         records=plan.convergence_fits(config),
     output:
         png=report(
-            "figures/convergence.png",
+            paths.CONVERGENCE["png"],
             caption="../report/convergence.rst",
             category="Quick run",
             subcategory="Figures",
             labels={"item": "convergence figure"},
         ),
-        pdf="figures/convergence.pdf",
+        pdf=paths.CONVERGENCE["pdf"],
     log:
         paths.log("figure", "convergence"),
     benchmark:
@@ -94,10 +94,10 @@ rule environment:
 # caption of what it reproduces (kreinbench.pipeline.report_index).
 rule table_html:
     input:
-        md="results/tables/{table}.md",
+        md=paths.table_path("{table}", "md"),
     output:
         html=report(
-            "results/tables/{table}.html",
+            paths.table_path("{table}", "html"),
             caption="../report/table_html.rst",
             category=lambda wildcards: report_index.category(wildcards.table),
             subcategory="Tables",

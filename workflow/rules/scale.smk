@@ -8,7 +8,7 @@ rule scale_point:
     input:
         split=lambda wildcards: paths.split_path(wildcards.dataset, 1),
     output:
-        out="results/scale/{dataset}/{variant}/n{n_train}.json",
+        out=paths.scale_point_path("{dataset}", "{variant}", "{n_train}"),
     log:
         paths.log("scale_point", "{dataset}/{variant}/n{n_train}"),
     benchmark:

@@ -213,7 +213,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     candidates = param_grid(grid)
     path = lambda_path(make_estimator, grid) if paths else None
     grid_estimator = grid_path(make_estimator, candidates, grid) if paths and path is None else None
-    tally = _Tally()
+    tally = Tally()
     with Progress(f"{n_folds}-fold CV over {len(kernels)} kernel(s) x {len(candidates)} parameter(s)") as progress:
         for k, (instance, K) in enumerate(kernels.items()):
             progress.where = f"kernel {k + 1}/{len(kernels)} ({instance})"
@@ -240,7 +240,7 @@ def cross_validate_group(prototypes: dict[str, Any], kernels: dict[str, np.ndarr
     names = list(prototypes)
     group_scores = type(prototypes[names[0]]).grouped_lambda_path_scores
     candidates = param_grid({"lam": lams})
-    tallies = {name: _Tally() for name in names}
+    tallies = {name: Tally() for name in names}
     with Progress(f"{n_folds}-fold CV of {', '.join(names)} over {len(kernels)} kernel(s) x {len(lams)} λ") as progress:
         for k, (instance, K) in enumerate(kernels.items()):
             progress.where = f"kernel {k + 1}/{len(kernels)} ({instance})"
@@ -252,8 +252,10 @@ def cross_validate_group(prototypes: dict[str, Any], kernels: dict[str, np.ndarr
     return {name: tally.result() for name, tally in tallies.items()}
 
 
-class _Tally:
-    """Mean fold scores per (kernel instance, parameters) and the best so far (ties: the first)."""
+class Tally:
+    """Mean fold scores per (kernel instance, parameters) and the best so far. The package's one tie
+    rule: of equal mean scores, the first added wins, and every CV adds its candidates kernel
+    instance by kernel instance, each instance's in grid order (:func:`param_grid`)."""
 
     def __init__(self):
         self.scores, self.best, self.n_warnings = [], None, 0

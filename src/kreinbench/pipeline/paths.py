@@ -14,6 +14,8 @@ HISTORY = "results/records/history.csv"
 ACCURACY = {"csv": "results/tables/accuracy.csv", "md": "results/tables/accuracy.md"}
 AGREEMENT = {"csv": "results/tables/agreement.csv", "md": "results/tables/agreement.md"}
 HEADLINE = "results/report/headline.html"
+# The quick run's objective per iteration (rule `figure`, config key figures.convergence).
+CONVERGENCE = {"png": "figures/convergence.png", "pdf": "figures/convergence.pdf"}
 ENVIRONMENT = "results/environment.tsv"
 # DANK's clowns (Figs. 1 and 2 draw their panels from it).
 CLOWNS = "results/dank_figures/clowns.npz"
@@ -40,9 +42,19 @@ def fit_path(dataset: str, method: str, rep: int | str) -> str:
     return f"results/fits/{dataset}/{method}/rep{rep}.json"
 
 
-def svr_record_path(dataset: str, rep: int | str) -> str:
-    """One repetition of DANK Table 4 (rule ``dank_svr_rep``)."""
-    return f"results/dank_figures/table4/{dataset}/rep{rep}.json"
+def table_path(table: str, kind: str) -> str:
+    """A rendered table: ``kind`` md (every table rule's), html (rule ``table_html``), csv."""
+    return f"results/tables/{table}.{kind}"
+
+
+def scale_point_path(dataset: str, variant: str, n_train: int | str) -> str:
+    """The fit record of one point of the scale study (rule ``scale_point``)."""
+    return f"results/scale/{dataset}/{variant}/n{n_train}.json"
+
+
+def svr_record_path(dataset: str, method: str, rep: int | str) -> str:
+    """The fit record of one method of one repetition of DANK Table 4 (rule ``dank_svr_rep``)."""
+    return f"results/dank_figures/table4/{dataset}/{method}/rep{rep}.json"
 
 
 def log(rule: str, key: str | None = None) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.experiments.scale import METHODS
+from kreinbench.pipeline.paths import scale_point_path
 
 NYSTROM = "nystrom-iklr"
 EXACT = tuple(m for m in METHODS if m != NYSTROM)
@@ -40,10 +41,6 @@ def parse_variant(variant: str) -> tuple[str, int | None]:
     return (found["exact"], None) if found["exact"] else (NYSTROM, int(found["m"]))
 
 
-def point_path(dataset: str, variant: str, n_train: int) -> str:
-    return f"results/scale/{dataset}/{variant}/n{n_train}.json"
-
-
 def points(config: dict) -> list[str]:
     """Every point's row file: each dataset's sizes × the variants (exact ones up to exact_max_n,
     Nyström ones with at most n landmarks: m landmarks are drawn from the n training rows)."""
@@ -55,7 +52,7 @@ def points(config: dict) -> list[str]:
         m = parse_variant(variant)[1]
         return n <= spec["exact_max_n"] if m is None else m <= n
 
-    return [point_path(dataset, variant, n)
+    return [scale_point_path(dataset, variant, n)
             for dataset, sizes in spec["sizes"].items() for n in sizes for variant in variants(config)
             if planned(variant, n)]
 

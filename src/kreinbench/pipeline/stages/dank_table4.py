@@ -12,16 +12,15 @@ per repetition, DANK-SVR O(n²) per iteration).
 
 from __future__ import annotations
 
-import json
 import logging
 import math
-from pathlib import Path
 
 import pandas as pd
 
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.data.split import read_split, repetition_seed
 from kreinbench.experiments.dank import svr_repetition
+from kreinbench.pipeline import fit_records
 from kreinbench.report.render import to_markdown
 from kreinbench.report.statistics import ALPHA, paired_tests
 
@@ -30,19 +29,23 @@ log = logging.getLogger(__name__)
 METHODS = {"svr-cv": "SVR-CV", "dank": "DANK"}
 
 
-def dank_svr_rep(*, dataset: str, rep: int, split: str, settings: dict, folds: int, seed: int, record: str) -> None:
-    """One repetition of DANK Table 4 (SVR against DANK-SVR) on ``dataset``, as JSON ``record``."""
+def dank_svr_rep(*, dataset: str, rep: int, split: str, settings: dict, folds: int, seed: int, svr_cv: str,
+                 dank: str) -> None:
+    """One repetition of DANK Table 4 (SVR against DANK-SVR) on ``dataset``: each method's fit record
+    (``svr_cv``, ``dank``)."""
     data = read_split(split)
     rows = svr_repetition(data.X_train, data.y_train, data.X_test, data.y_test, settings=settings, folds=folds,
                           seed=repetition_seed(seed, f"{dataset}/dank_table4", rep))
+    records = {"svr-cv": svr_cv, "dank": dank}
     for row in rows:
         log.info("%s rep %d %s: sigma=%g C=%g RMSE train %.4f test %.4f", dataset, rep, row["method"], row["sigma"],
                  row["C"], row["rmse_train"], row["rmse_test"])
-    write_text_atomic(record, json.dumps({"dataset": dataset, "rep": rep, "rows": rows}, indent=1))
+        fit_records.write(records[row["method"]], {"dataset": dataset, "rep": rep, **row})
 
 
 def runs_frame(records: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame([{"dataset": r["dataset"], "rep": r["rep"], **row} for r in records for row in r["rows"]])
+    """One row per fit record, in the records' order (the planner's: dataset, repetition, method)."""
+    return pd.DataFrame(records)
 
 
 TABLE4_COLUMNS = ["dataset", "method", "paper_method", "reps", "n_train", "mean", "std", "train_mean", "train_std",
@@ -115,7 +118,7 @@ def dank_table4(*, records: list[str], paper: str, settings: dict, folds: int, d
                 csv: str, md: str) -> None:
     """DANK Table 4 from the repetitions' ``records``: the tidy ``runs``, and the table as ``csv``
     and ``md`` beside the ``paper``'s values."""
-    frame = runs_frame([json.loads(Path(path).read_text()) for path in records])
+    frame = runs_frame(fit_records.read_all(records))
     table = table4_frame(frame, pd.read_csv(paper, comment="#"), list(datasets))
     write_csv_atomic(runs, frame)
     write_csv_atomic(csv, table)

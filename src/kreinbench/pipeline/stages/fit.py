@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kreinbench.atomic import sha256_file, write_text_atomic
+from kreinbench.atomic import sha256_file
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg import cache
@@ -19,6 +19,7 @@ from kreinbench.linalg.implicit_kernel import ImplicitKernel
 from kreinbench.linalg.kernels import block_rows
 from kreinbench.methods import estimator_class
 from kreinbench.methods.selection import SelectionResult, cross_validate, cross_validate_group
+from kreinbench.pipeline import fit_records
 from kreinbench.pipeline.plan import counterpart_instance, spectrum_kind
 from kreinbench.report.collapse import prediction_balance
 
@@ -26,12 +27,6 @@ log = logging.getLogger(__name__)
 
 # Fitted attributes (without the trailing underscore) recorded when an estimator has them.
 DIAGNOSTICS = ("n_iter", "n_matvecs", "stationarity", "tau", "theorem1_bound", "theorem1_satisfied", "rank_F")
-
-
-def _json_default(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
 def seeded(estimator_cls, fixed: dict, seed: int) -> dict:
@@ -68,7 +63,7 @@ def tuned_selection(record_path: str, dataset: str, rep: int, seed: int, kernel:
     ``tuned_by``; e.g. DANK with SVM-CV's σ and C when its own grid search is too expensive): on
     this method's ``kernel``, the instance at the grid point the other chose on its own kernel (Ying
     et al.'s noisy RBF kernel at the σ of an SVM's CV on the clean one)."""
-    record = json.loads(Path(record_path).read_text())
+    record = fit_records.read(record_path)
     if record["dataset"] != dataset or record["rep"] != rep or record["split_seed"] != seed:
         raise KreinbenchError(f"fit record {record_path!r} is of {record['dataset']!r} rep {record['rep']} "
                               f"(split seed {record['split_seed']}), not of {dataset!r} rep {rep} (seed {seed})")
@@ -80,7 +75,7 @@ def tuned_selection(record_path: str, dataset: str, rep: int, seed: int, kernel:
 def shared_selection(record_path: str, method: str, dataset: str, rep: int, seed: int) -> SelectionResult:
     """This method's CV as its leader's fit job ran it (config key ``cv_with``; the same folds,
     scores and choice as a CV of its own)."""
-    record = json.loads(Path(record_path).read_text())
+    record = fit_records.read(record_path)
     if record["dataset"] != dataset or record["rep"] != rep or record["split_seed"] != seed:
         raise KreinbenchError(f"fit record {record_path!r} is of {record['dataset']!r} rep {record['rep']} "
                               f"(split seed {record['split_seed']}), not of {dataset!r} rep {rep} (seed {seed})")
@@ -265,4 +260,4 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
         "warnings": outcome["warnings"],
         "history": estimator.history_,
     }
-    write_text_atomic(record, json.dumps(result, indent=1, default=_json_default) + "\n")
+    fit_records.write(record, result)

@@ -13,6 +13,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
+from kreinbench.pipeline import fit_records  # noqa: E402
 from kreinbench.report.render import (  # noqa: E402
     COLLAPSE_NOTE,
     MARK_LEGEND,
@@ -32,10 +33,6 @@ RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "
                "kernel_instance", "n_train", "n_test", "accuracy", "train_accuracy", "predicted_majority_share",
                "majority_rate", "cv_accuracy", "train_time", "test_time", "cv_time", "n_iter", "stationarity",
                "diverged", "not_converged", "cv_warnings", "kernel_mu_min", "kernel_mu_max", "rank_F", "params"]
-
-
-def load_records(paths) -> list[dict]:
-    return [json.loads(open(p).read()) for p in paths]
 
 
 def runs_frame(records: list[dict], labels: dict[str, str]) -> pd.DataFrame:
@@ -97,7 +94,7 @@ def table(*, records: list[str], labels: dict[str, str], methods: list[str], cv_
           history: str, csv: str, md: str) -> None:
     """The tidy ``runs`` and ``history`` of every fit record, and the accuracy table of
     ``methods`` (mean ± std per dataset) as ``csv`` and ``md``."""
-    loaded = load_records(records)
+    loaded = fit_records.read_all(records)
     frame = runs_frame(loaded, labels)
     reps = frame["rep"].nunique()
     write_csv_atomic(runs, frame)
@@ -155,4 +152,4 @@ def convergence_figure(records: list[dict], labels: dict[str, str]):
 
 def figure(*, records: list[str], labels: dict[str, str], png: str, pdf: str) -> None:
     """The quick run's convergence figure (:func:`convergence_figure`) from its fit records."""
-    save_figure(convergence_figure(load_records(records), labels), png, pdf)
+    save_figure(convergence_figure(fit_records.read_all(records), labels), png, pdf)

@@ -1,11 +1,9 @@
 """Stages of the scale study (``papers.scale``; plan: :mod:`kreinbench.pipeline.plan_scale`): one point per
-job (experiment → a one-row JSON record), then the table of every point and its log-log figure."""
+job (experiment → its fit record, :mod:`kreinbench.pipeline.fit_records`), then the table of every point and its log-log figure."""
 
 from __future__ import annotations
 
-import json
 import logging
-from pathlib import Path
 
 import matplotlib.pyplot as plt  # noqa: E402, I001
 import pandas as pd
@@ -15,6 +13,7 @@ from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.experiments.scale import scale_point
 from kreinbench.linalg.kernels import resolve_params
+from kreinbench.pipeline import fit_records
 from kreinbench.pipeline.plan_scale import parse_variant
 
 # kreinbench.report.render selects the Agg backend before pyplot is imported.
@@ -39,12 +38,12 @@ def point(*, split: str, dataset: str, variant: str, n_train: int, kernel: dict,
     row = scale_point(data.X_train, data.y_train, data.X_test, data.y_test, method=method, n_train=n_train,
                       kernel=params, seed=seed, lam=lam, C=C, m=m)
     log.info("accuracy %.4f, fit %.1f s, peak RSS %.0f MiB", row["accuracy"], row["fit_s"], row["peak_rss_mib"])
-    write_text_atomic(out, json.dumps({"dataset": dataset, **row}, sort_keys=True) + "\n")
+    fit_records.write(out, {"dataset": dataset, **row})
 
 
 def scale_frame(points: list[str]) -> pd.DataFrame:
     """Every point's row, by dataset, method, m and n_train."""
-    rows = [json.loads(Path(path).read_text()) for path in points]
+    rows = fit_records.read_all(points)
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["m"] = frame["m"].astype("Int64")
     return frame.sort_values(["dataset", "method", "m", "n_train"], na_position="first", ignore_index=True)
