@@ -113,3 +113,12 @@ def klr_objective_and_gradient(K, y_pm, lam, alpha, b):
     s = 1.0 / (1.0 + np.exp(np.clip(y_pm * m, -700, 700)))
     u = y_pm * s / n
     return f, K @ (lam * alpha - u), -u.sum()
+
+
+def reversed_keys(value):
+    """``value`` with the keys of every mapping in it in reverse order."""
+    if isinstance(value, dict):
+        return {key: reversed_keys(value[key]) for key in reversed(value)}
+    if isinstance(value, list):
+        return [reversed_keys(item) for item in value]
+    return value
