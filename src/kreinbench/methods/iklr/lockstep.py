@@ -17,6 +17,15 @@ import numpy as np
 from kreinbench.methods.solvers.logistic import margin_losses, margin_weights
 
 
+def packed(c: np.ndarray):
+    """Columns ``c`` (ascending) as a slice where they are one contiguous run, as they are while no
+    column has stopped: an update through a slice is in place on a view, where one through an index
+    list gathers and scatters (5.5 ms against 0.8 ms on an n × 350 state); the same values."""
+    if c.size and int(c[-1]) - int(c[0]) + 1 == c.size:
+        return slice(int(c[0]), int(c[-1]) + 1)
+    return c
+
+
 def columns_objective(c, weight, Y, A, B, KA, KmA, lams, linear, const) -> np.ndarray:
     """F_k of the lock-step columns ``c`` (as :meth:`Subproblem.objective` of each column's fit):
     the loss as LogisticKernelLoss.value (mean over the column's rows by ``weight``) plus the
@@ -48,18 +57,19 @@ class _Columns:
 
     def on_rows(self, V, cols):
         """V zeroed off each column's rows (K's products have garbage there)."""
-        return V * self.rows[:, cols] if self.restricted else V
+        return V * self.rows[:, packed(cols)] if self.restricted else V
 
     def loss_gradient(self, cols):
         """−K(y ⊙ β)/n and −Σ y ⊙ β/n per column: one matrix product for all of ``cols``."""
-        Y = self.Y[:, cols]
-        W = self.weight[:, cols] * Y * margin_weights(Y * (self.KA[:, cols] + self.B[cols]))
+        k = packed(cols)
+        Y = self.Y[:, k]
+        W = self.weight[:, k] * Y * margin_weights(Y * (self.KA[:, k] + self.B[cols]))
         self.matvecs[cols] += 1
         return -(self.K @ W), -W.sum(axis=0)
 
     def grad_norm(self, LG, GB, cols):
         """‖∇f(α, b)‖ per column from its loss gradient (LG, GB)."""
-        G = self.on_rows(LG + self.lams[cols] * self.KA[:, cols], cols)
+        G = self.on_rows(LG + self.lams[cols] * self.KA[:, packed(cols)], cols)
         return np.sqrt(np.einsum("ij,ij->j", G, G) + GB * GB)
 
 
@@ -136,7 +146,8 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
         stale = c[t[c] > 0]  # moved since their loss gradient was taken
         if stale.size:
             LG[:, stale], GB[stale] = S.loss_gradient(stale)
-        G = S.on_rows(LG[:, c] + lams[c] * (S.KA[:, c] + S.KmA[:, c]) - linear[:, c], c)
+        k = packed(c)
+        G = S.on_rows(LG[:, k] + lams[c] * (S.KA[:, k] + S.KmA[:, k]) - linear[:, k], c)
         gb = GB[c]
         moving = G.any(axis=0) | (gb != 0.0)
         c, G, gb = c[moving], G[:, moving], gb[moving]
@@ -144,10 +155,11 @@ def ccicp_gd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, ep
             s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
             KG = K @ G
             S.matvecs[c] += 1
-            S.A[:, c] -= s * G
+            k = packed(c)
+            S.A[:, k] -= s * G
             S.B[c] -= s * gb
-            S.KA[:, c] -= s * KG
-            S.KmA[:, c] -= s * kminus(G, c)
+            S.KA[:, k] -= s * KG
+            S.KmA[:, k] -= s * kminus(G, c)
         return moving
 
     def after_outer(moved, cols):
@@ -184,13 +196,15 @@ def ccicp_sgd_lockstep(K, Y, kminus, lams, step_caps, *, A0, radius, eta, rho, e
         r = row_table[c, [int(rngs[i].integers(S.sizes[i])) for i in c]]
         y_r = Y[r, c]
         w = y_r * margin_weights(y_r * (S.KA[r, c] + S.B[c]))
-        G = S.on_rows(-w * K[:, r] + lams[c] * (S.KA[:, c] + S.KmA[:, c]) - linear[:, c], c)
+        k = packed(c)
+        # K's rows r, transposed, are its columns r (K is symmetric): a row gather reads contiguous memory.
+        G = S.on_rows(-w * K[r].T + lams[c] * (S.KA[:, k] + S.KmA[:, k]) - linear[:, k], c)
         s = np.minimum(eta[c] * rho[c] ** t[c], step_caps[c])
-        S.A[:, c] -= s * G
+        S.A[:, k] -= s * G
         S.B[c] += s * w
-        S.KA[:, c] = K @ S.A[:, c]
+        S.KA[:, k] = K @ S.A[:, k]
         S.matvecs[c] += 1
-        S.KmA[:, c] = kminus(S.A[:, c], c)
+        S.KmA[:, k] = kminus(S.A[:, k], c)
         return np.ones(c.size, dtype=bool)
 
     def after_outer(moved, cols):
