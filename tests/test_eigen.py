@@ -56,3 +56,42 @@ def test_a_nan_never_certifies():
     assert eigen.positive_definite(K)
     K[3, 3] = np.nan
     assert not eigen.positive_definite(K)
+
+
+def test_a_certified_matrix_gets_its_smallest_pair_from_lanczos_on_the_inverse():
+    K = symmetric(200, 6)
+    mu, V = np.linalg.eigh(K)
+    K = K + (0.05 - mu[0]) * np.eye(200)  # positive definite, μ_min = 0.05
+    scale = np.abs(mu).max()
+    value, W = eigen.negative_eigenpairs(K, 1e-8, cholesky_from=0)
+    assert value.shape == (1,) and W.shape == (200, 1)
+    assert value[0] == pytest.approx(0.05, abs=1e-10 * scale)
+    assert abs(W[:, 0] @ V[:, 0]) == pytest.approx(1.0, abs=1e-8)
+    assert eigen.smallest_eigenvalue(K, cholesky_from=0) == pytest.approx(0.05, abs=1e-10 * scale)
+    assert eigen.smallest_eigenvalue(K, cholesky_from=0, seed=1) == pytest.approx(0.05, abs=1e-10 * scale)
+
+
+@pytest.mark.parametrize("negative", [-1.0, -1e-9])
+def test_an_indefinite_or_nearly_semidefinite_matrix_fails_over_to_syevr(negative):
+    """A Cholesky factorization that fails (an indefinite matrix, or one whose only negative
+    eigenvalue is −1e-9 of its norm, as TL1 kernels near the cone have) leaves syevr's answer,
+    bit for bit."""
+    K = symmetric(120, 7)
+    mu, V = np.linalg.eigh(K)
+    K = (V * np.where(np.arange(120) == 0, negative, mu - mu[0] + 0.1)) @ V.T
+    K = (K + K.T) / 2
+    assert eigen.cholesky_factor(K) is None
+    certified = eigen.negative_eigenpairs(K, 1e-12, cholesky_from=0)
+    plain = eigen.negative_eigenpairs(K, 1e-12, cholesky_from=10**9)
+    np.testing.assert_array_equal(certified[0], plain[0])
+    np.testing.assert_array_equal(certified[1], plain[1])
+    assert certified[0][0] == pytest.approx(negative, abs=1e-12)
+    assert eigen.smallest_eigenvalue(K, cholesky_from=0) == eigen.smallest_eigenvalue(K, cholesky_from=10**9)
+
+
+def test_below_the_threshold_size_the_spectrum_is_syevrs_whatever_the_matrix():
+    K = symmetric(100, 8, shift=30.0)  # positive definite
+    assert eigen.cholesky_factor(K) is not None and 100 < eigen.CHOLESKY_FIRST_FROM
+    exact = np.linalg.eigvalsh(K)[0]
+    # syevr's value (the records' μ_min at the papers' sizes), not a Lanczos estimate of it
+    assert eigen.smallest_eigenvalue(K) == pytest.approx(exact, rel=1e-13)

@@ -4,6 +4,7 @@ import pytest
 import kreinbench.linalg.kernels as kernels_module
 from kreinbench import methods
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg import eigen
 from kreinbench.linalg.eigen import lanczos_extremes
 from kreinbench.linalg.spectrum import (
     KINDS,
@@ -251,3 +252,17 @@ def test_iklr_declares_and_accepts_the_partial_spectra(tl1_monk2):
         partial = IKLR(lam=1.0, solver="ccicp-gd", split=split).fit(K, y, spectrum=compute_spectrum(K, kind))
         np.testing.assert_allclose(partial.alpha_, full.alpha_, rtol=1e-6, atol=1e-9)
         assert partial.tau_ == pytest.approx(full.tau_, rel=1e-9)
+
+
+def test_a_large_certified_kernel_gets_the_negative_spectrum_without_syevr(rbf_heart, monkeypatch):
+    """From CHOLESKY_FIRST_FROM rows on (here lowered to every size) a positive definite kernel's
+    'negative' spectrum comes from its Cholesky factor and Lanczos on K⁻¹: the same μ_min pair."""
+    K = rbf_heart[0] + 1e-3 * np.eye(rbf_heart[0].shape[0])  # RBF kernels are PD but near-singular
+    reference = compute_spectrum(K, "negative")
+    monkeypatch.setattr(eigen, "CHOLESKY_FIRST_FROM", 0)
+    monkeypatch.setattr(eigen.scipy.linalg, "eigh", lambda *a, **k: pytest.fail("syevr called"))
+    certified = compute_spectrum(K, "negative")
+    mu = reference.eigenvalues[0]
+    assert certified.eigenvalues.shape == (1,) and certified.eigenvalues[0] == pytest.approx(mu, abs=1e-12 * reference.mu_max)
+    assert abs(certified.eigenvectors[:, 0] @ reference.eigenvectors[:, 0]) == pytest.approx(1.0, abs=1e-8)
+    assert certified.negative_part()[0].size == 0 and certified.mu_max == reference.mu_max

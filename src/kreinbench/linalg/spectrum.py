@@ -157,6 +157,9 @@ def compute_spectrum(K: np.ndarray, kind: str = "full", *, seed: int = 0) -> Spe
     a dense tridiagonalization costs, and took 15 s where LAPACK takes 0.15 s), so it comes from
     LAPACK ``syevr`` restricted to index 0 (``"lambda_min"``) or to the values below −n·eps·μ_max
     (``"negative"``; only when there are none is a second ``syevr`` call made for the μ_min pair).
+    From :data:`kreinbench.linalg.eigen.CHOLESKY_FIRST_FROM` rows on, both try a Cholesky
+    certificate first: a positive definite K has no negative part and its μ_min pair comes from
+    Lanczos on K⁻¹ (the spectrum is the same, without the tridiagonalization).
     """
     if kind not in KINDS:
         raise KreinbenchError(f"unknown spectrum kind {kind!r} (known: {', '.join(KINDS)})")
@@ -171,10 +174,10 @@ def compute_spectrum(K: np.ndarray, kind: str = "full", *, seed: int = 0) -> Spe
         return Spectrum(eigenvalues=scipy.linalg.eigh(K, eigvals_only=True, driver="evr"), kind="eigenvalues")
     common = {"kind": kind, "dimension": n, "trace": float(np.trace(K)), "mu_max": largest_eigenvalue(K, seed=seed)}
     if kind == "lambda_min":
-        return Spectrum(eigenvalues=np.array([smallest_eigenvalue(K)]), **common)
+        return Spectrum(eigenvalues=np.array([smallest_eigenvalue(K, seed=seed)]), **common)
     # Every eigenvalue below -tol of the full spectrum lies below this threshold, since
     # tol = n eps max|mu| >= n eps mu_max; negative_part() then applies the exact tol.
-    mu, V = negative_eigenpairs(K, n * np.finfo(float).eps * max(common["mu_max"], 0.0))
+    mu, V = negative_eigenpairs(K, n * np.finfo(float).eps * max(common["mu_max"], 0.0), seed=seed)
     return Spectrum(eigenvalues=mu, eigenvectors=V, **common)
 
 
