@@ -5,7 +5,7 @@ from sklearn.svm import SVC
 from kreinbench.errors import KreinbenchError
 from kreinbench.methods.isvm.svm import KSVM, SVM, dual_objective
 from kreinbench.methods.solvers.smo import kkt_violation, smo_solve
-from reference import project_bisection
+from reference import project_bisection, smo_reference
 
 
 def pm(y, est):
@@ -111,3 +111,25 @@ def test_smo_with_linear_term_matches_independent_solver():
     assert obj(res.alpha) == pytest.approx(obj(ref), rel=1e-9, abs=1e-10)
     np.testing.assert_allclose(res.alpha, ref, atol=1e-6)
     assert abs(y @ res.alpha) < 1e-12 and res.alpha.min() >= 0 and res.alpha.max() <= C
+
+
+@pytest.mark.parametrize("indefinite", [False, True])
+def test_the_compiled_smo_takes_the_numpy_loops_steps_bit_for_bit(indefinite):
+    """smo_loop runs the same floating-point operations in the same order as the NumPy loop it
+    replaced (tests/reference.py): the same iterates, gradient and iteration count, warm-started
+    and with a linear term (TDCASVM's DC subproblems), also on an indefinite Q."""
+    rng = np.random.default_rng(5)
+    n, C = 400, 1.5
+    X = rng.normal(size=(n, 5))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
+    D = np.abs(X[:, None, :] - X[None, :, :]).sum(-1)
+    K = np.maximum(3.5 - D, 0.0) if indefinite else np.exp(-(D**2) / 20.0)
+    Q = y[:, None] * K * y[None, :]
+    p = -1.0 - 0.3 * rng.uniform(size=n)
+    start = smo_solve(Q, p, y, C, tol=1e-1).alpha  # a feasible warm start
+    for alpha0 in (None, start):
+        ours = smo_solve(Q, p, y, C, alpha0=alpha0, tol=1e-6, max_iter=20_000)
+        alpha, G, n_iter, violation = smo_reference(Q, p, y, C, alpha0=alpha0, tol=1e-6, max_iter=20_000)
+        assert ours.n_iter == n_iter > 10 and ours.violation == violation
+        np.testing.assert_array_equal(ours.alpha, alpha)
+        np.testing.assert_array_equal(ours.gradient, G)

@@ -20,10 +20,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Curvature used when a pair has a_ij ≤ 0 (libsvm's TAU): keeps the two-variable step finite.
-TAU = 1e-12
-
-
 @dataclass
 class SMOResult:
     alpha: np.ndarray
@@ -73,70 +69,15 @@ def smo_solve(Q: np.ndarray, p: np.ndarray, y: np.ndarray, C: float, *, alpha0: 
     """Minimize ½αᵀQα + pᵀα over {yᵀα = 0, 0 ≤ α ≤ C} from a feasible ``alpha0`` (default 0).
 
     ``Q`` must be the full signed matrix Y K Y (positive semi-definite for convergence to the
-    minimum; indefinite Q still gives monotone descent to a KKT point).
+    minimum; indefinite Q still gives monotone descent to a KKT point). The iterations run compiled
+    (:mod:`kreinbench.methods.solvers.smo_loop`, imported here so that only a fit that solves an
+    SMO problem pays for numba's import).
     """
-    n = y.size
-    alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
-    G = Q @ alpha + p
-    QD = np.diag(Q).copy()
-    it = 0
-    violation = np.inf
-    while it < max_iter:
-        up, low = _masks(alpha, y, C)
-        score = -y * G
-        if not up.any() or not low.any():
-            violation = 0.0
-            break
-        masked_up = np.where(up, score, -np.inf)
-        i = int(np.argmax(masked_up))
-        m = masked_up[i]
-        violation = float(m - np.where(low, score, np.inf).min())
-        if violation <= tol:
-            break
-        # Second-order working set selection (WSS2): among t in I_low with −y_t G_t < m,
-        # maximize the decrease b²/a of the two-variable subproblem.
-        b = m - score
-        cand = low & (b > 0)
-        a = QD[i] + QD - 2.0 * y[i] * y * Q[i]
-        a = np.where(a > 0, a, TAU)
-        gain = np.where(cand, b * b / a, -np.inf)
-        j = int(np.argmax(gain))
-        Qi, Qj = Q[i], Q[j]
-        ai, aj = alpha[i], alpha[j]
-        # libsvm's analytic two-variable update (Solver::Solve), with both bounds equal to C.
-        if y[i] != y[j]:
-            quad = QD[i] + QD[j] + 2.0 * Qi[j]
-            quad = quad if quad > 0 else TAU
-            delta = (-G[i] - G[j]) / quad
-            diff = ai - aj
-            new_i, new_j = ai + delta, aj + delta
-            if diff > 0:
-                if new_j < 0:
-                    new_j, new_i = 0.0, diff
-            elif new_i < 0:
-                new_i, new_j = 0.0, -diff
-            if diff > 0:
-                if new_i > C:
-                    new_i, new_j = C, C - diff
-            elif new_j > C:
-                new_j, new_i = C, C + diff
-        else:
-            quad = QD[i] + QD[j] - 2.0 * Qi[j]
-            quad = quad if quad > 0 else TAU
-            delta = (G[i] - G[j]) / quad
-            total = ai + aj
-            new_i, new_j = ai - delta, aj + delta
-            if total > C:
-                if new_i > C:
-                    new_i, new_j = C, total - C
-                if new_j > C:
-                    new_j, new_i = C, total - C
-            else:
-                if new_j < 0:
-                    new_j, new_i = 0.0, total
-                if new_i < 0:
-                    new_i, new_j = 0.0, total
-        G += Qi * (new_i - ai) + Qj * (new_j - aj)
-        alpha[i], alpha[j] = new_i, new_j
-        it += 1
-    return SMOResult(alpha=alpha, gradient=G, n_iter=it, violation=violation, converged=violation <= tol)
+    from kreinbench.methods.solvers.smo_loop import smo_iterations  # noqa: PLC0415
+
+    Q = np.ascontiguousarray(Q, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    alpha = np.zeros(y.size) if alpha0 is None else np.array(alpha0, dtype=np.float64)
+    G = Q @ alpha + np.asarray(p, dtype=np.float64)
+    n_iter, violation = smo_iterations(Q, y, float(C), alpha, G, float(tol), int(max_iter))
+    return SMOResult(alpha=alpha, gradient=G, n_iter=n_iter, violation=violation, converged=violation <= tol)
