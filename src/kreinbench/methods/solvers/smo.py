@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+
 @dataclass
 class SMOResult:
     alpha: np.ndarray
