@@ -125,11 +125,15 @@ def negative_eigenpairs(K: np.ndarray, threshold: float, *, seed: int = 0,
 
 
 def cholesky_factor(K: np.ndarray) -> np.ndarray | None:
-    """The upper Cholesky factor R of ``K`` (K = RᵀR) when LAPACK finds one with a finite diagonal
-    (:func:`positive_definite`'s certificate), else None."""
+    """The upper Cholesky factor R of the symmetric ``K`` (K = RᵀR; its strict lower triangle is
+    not cleared, and no solve reads it) when LAPACK finds one with a finite diagonal, else None:
+    the certificate of :func:`positive_definite`."""
     n = K.shape[0]
     check_memory(n * n * 8, f"a Cholesky factorization of a {n} x {n} kernel")
-    factor, info = scipy.linalg.lapack.dpotrf(np.asarray(K, dtype=np.float64), lower=0, clean=1)
+    # K is symmetric, so its transpose is the Fortran-ordered matrix LAPACK takes without a
+    # transposing copy.
+    factor, info = scipy.linalg.lapack.dpotrf(np.asarray(K, dtype=np.float64).T, lower=0, clean=0)
+    # a NaN pivot must never certify (some LAPACK builds, and CuPy, do not report it)
     return factor if info == 0 and bool(np.isfinite(np.diag(factor)).all()) else None
 
 
@@ -142,17 +146,12 @@ def positive_definite(K: np.ndarray, *, jitter: float = 0.0) -> bool:
     finiteness is checked too: a NaN pivot must never certify (some LAPACK builds, and CuPy, do not
     report it).
     """
-    n = K.shape[0]
-    check_memory(n * n * 8, f"a Cholesky factorization of a {n} x {n} kernel")
     A = np.asarray(K, dtype=np.float64)
     if jitter:
         diagonal = np.diag(A)
         A = A.copy()  # one n × n copy; no identity matrix beside it
-        A[np.diag_indices(n)] += jitter * max(float(np.max(np.abs(diagonal))), np.finfo(float).tiny)
-    # A is symmetric, so its transpose is the Fortran-ordered matrix LAPACK takes without a
-    # transposing copy.
-    factor, info = scipy.linalg.lapack.dpotrf(A.T, lower=0, clean=0)
-    return info == 0 and bool(np.isfinite(np.diag(factor)).all())
+        A[np.diag_indices(A.shape[0])] += jitter * max(float(np.max(np.abs(diagonal))), np.finfo(float).tiny)
+    return cholesky_factor(A) is not None
 
 
 @dataclass(frozen=True)
