@@ -174,6 +174,51 @@ def test_lanczos_warm_start_from_the_previous_evaluation_gives_the_eigh_result(m
     np.testing.assert_allclose(third.dense(), reference, atol=1e-12 * np.abs(reference).max())
 
 
+def test_lanczos_warm_start_carries_over_a_change_of_support(monkeypatch):
+    """Along a fit the support changes in most evaluations: the previous eigenvectors, rewritten in
+    the new support's basis, still start Lanczos (rank + 1 pairs asked first), and F is the dense one."""
+    monkeypatch.setattr(dank_adaptive, "EIGH_MAX_SIZE", 0)
+    rng = np.random.default_rng(7)
+    n, eta, tau = 120, 0.3, 0.01
+    K = gaussian(*(2 * (rng.normal(size=(n, 3)),)), sigma=0.7)
+    v = np.where(rng.random(n) < 0.5, -1.0, 1.0) * rng.uniform(0.01, 0.05, n)
+    v[:30] = 0.0
+    asked = []
+    eigsh = dank_adaptive.eigsh
+    monkeypatch.setattr(dank_adaptive, "eigsh", lambda op, k, **kwargs: asked.append(k) or eigsh(op, k=k, **kwargs))
+    adaptive_matrix = dank_adaptive.adaptive_matrices(K, eta, tau)
+    previous = adaptive_matrix(v)
+    assert previous.rank >= 2 and asked[0] == 2
+    for changed in (np.r_[0:10], np.r_[40:50]):  # support grows, then loses points
+        asked.clear()
+        v_next = v.copy()
+        v_next[changed] = 0.02 if changed[0] == 0 else 0.0
+        F = adaptive_matrix(v_next)
+        assert asked[0] == previous.rank + 1
+        previous = F
+        reference = dense_F(K, v_next, eta, tau)
+        np.testing.assert_allclose(F.dense(), reference, atol=1e-12 * np.abs(reference).max())
+
+
+def test_rebased_vectors_are_the_same_vectors_of_r_n():
+    """Support S ⊆ S' puts range(Q_S) inside range(Q_S'): the rebased columns are the same unit
+    vectors of Rⁿ."""
+    rng = np.random.default_rng(3)
+    n = 30
+    old = np.sort(rng.choice(n, 12, replace=False))
+    new = np.union1d(old, rng.choice(np.setdiff1d(np.arange(n), old), 5, replace=False))
+
+    def in_r_n(Z, support):
+        U = np.tile(Z[-1] / np.sqrt(n - support.size), (n, 1))
+        U[support] = Z[:support.size]
+        return U
+
+    Z = rng.normal(size=(old.size + 1, 3))
+    U = in_r_n(Z, old)
+    W = dank_adaptive.rebased(Z, old, new, n)
+    np.testing.assert_allclose(in_r_n(W, new), U / np.linalg.norm(U, axis=0), atol=1e-14)
+
+
 def near_identity(n, spread, seed=0, n_positive=8):
     """ijcnn1 at σ = 1/32 in miniature (22 features in [0, 1], K nearly the identity): the positives
     lie apart from all points, so their rows of K are those of I, their α are equal and
