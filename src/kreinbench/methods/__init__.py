@@ -6,6 +6,8 @@ One subpackage per paper: ``iklr`` (IKLR and its baselines KLR, Flip/Clip/Shift 
 the logistic loss and its Newton step), ``base`` the estimator protocol. ``NystromIKLR`` (with
 ``KreinLogisticRegression``) fits IKLR on Kreĭn Nyström features of the rows, in O(n·m) memory, and
 ``NystromSpectrumKLR`` / ``NystromKSVM`` its Flip, Clip, Shift and KSVM baselines.
+``SimilarityFeatures`` (the kernel's rows as features of a linear SVM) is the survey baseline that
+came after the papers.
 Import estimators from here: ``from kreinbench.methods import IKLR``.
 """
 
@@ -33,6 +35,7 @@ _MODULES = {
     "NystromSpectrumKLR": "iklr.feature_baselines",
     "NystromKSVM": "iklr.feature_baselines",
     "OnFeatures": "on_features",
+    "SimilarityFeatures": "similarity",
 }
 # Library estimators the pipeline's fit stage does not take: a regressor, the feature-space IKLR
 # for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix), and any
@@ -96,5 +99,6 @@ def estimator_class(name: str, where: str = "estimator") -> type:
 __all__ = [
     "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
     "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM", "OnFeatures",
+    "SimilarityFeatures",
     "ConvergenceWarning", "RunawayWarning",
 ]
