@@ -36,6 +36,7 @@ _MODULES = {
     "NystromKSVM": "iklr.feature_baselines",
     "OnFeatures": "on_features",
     "SimilarityFeatures": "similarity",
+    "KreinRLS": "krein.rls",
 }
 # Library estimators the pipeline's fit stage does not take: a regressor, the feature-space IKLR
 # for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix), and any
@@ -100,5 +101,5 @@ __all__ = [
     "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
     "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM", "OnFeatures",
     "SimilarityFeatures",
-    "ConvergenceWarning", "RunawayWarning",
+    "KreinRLS", "ConvergenceWarning", "RunawayWarning",
 ]

@@ -1,0 +1,1 @@
+"""Methods for indefinite kernels that came after the three papers: Kreĭn kernel regularized least squares."""
