@@ -32,6 +32,7 @@ include: "workflow/rules/paper_ying.smk"
 include: "workflow/rules/paper_dank.smk"
 include: "workflow/rules/paper_dank_figures.smk"
 include: "workflow/rules/scale.smk"
+include: "workflow/rules/benchmark.smk"
 
 
 onstart:

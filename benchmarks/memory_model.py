@@ -1,6 +1,7 @@
 """The planner's memory and runtime requests against what whole runs measured.
 
-Usage: .venv/bin/python benchmarks/memory_model.py --run DIR LOG [LOG ...] [--run DIR LOG ...] --out benchmarks/results/memory_model.md
+Usage: .venv/bin/python benchmarks/memory_model.py --run DIR LOG [LOG ...] [--run DIR LOG ...]
+--out benchmarks/results/memory_model.md
 
 Each `--run` is a run directory and the Snakemake logs of its parts. A job's request is what
 Snakemake printed for it (`mem_mib`, `runtime` in minutes, from `kreinbench.pipeline.resources`),
@@ -18,9 +19,9 @@ import re
 from pathlib import Path
 
 import pandas as pd
-from pipeline_rows import header
 
 from kreinbench.atomic import atomic_path
+from pipeline_rows import header
 
 JOB = re.compile(r"^(?:local)?rule (\w+):$")
 PEAK = re.compile(r"peak RSS ([\d.]+) MiB")

@@ -23,6 +23,7 @@ PAPER_GROUPS = {
     "dank": "DANK (JMLR)",
     "dank_figures": "DANK (JMLR)",
     "scale": "Beyond the papers: scale",
+    "benchmark": "Beyond the papers: one benchmark",
 }
 
 
@@ -108,6 +109,10 @@ TARGETS = {t.rule: t for t in [
     # Not a paper's: the scale study (kreinbench.pipeline.plan_scale), asked for and shown the same way.
     Target("scale", "scale", None, "Scale study (table)", _table("scale"), quantity=None),
     Target("scale_fig", "scale", None, "Scale study", _figure("scale")),
+    # Not a paper's: every classification method of the config on its datasets, ranked
+    # (kreinbench.pipeline.stages.benchmark); the table and its critical-difference diagram.
+    Target("benchmark", "benchmark", None, "Benchmark across methods", {**_table("benchmark"), **_figure("benchmark_cd")},
+           quantity=None),
 ]}
 
 
