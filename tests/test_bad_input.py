@@ -207,10 +207,10 @@ def test_split_stage_on_an_empty_raw_file_writes_no_split(tmp_path):
 # choice, and how to build a small kernel it accepts.
 REGULARIZER = {"IKLR": "lam", "KLR": "lam", "SpectrumKLR": "lam", "SVM": "C", "KSVM": "C", "TDCASVM": "C",
                "IndefiniteSVM": "C", "DANK": "C", "SimilarityFeatures": "C",
-               "KreinRLS": "lam"}
+               "KreinRLS": "lam", "SparseIKLR": "lam"}
 TOLERANCE = {"IKLR": "eps", "KLR": "tol", "SpectrumKLR": "tol", "SVM": "tol", "KSVM": "tol", "TDCASVM": "tol",
              "IndefiniteSVM": "tol", "DANK": "tol", "SimilarityFeatures": "tol",
-             "KreinRLS": "tol"}
+             "KreinRLS": "tol", "SparseIKLR": "tol"}
 
 
 def test_the_catalogue_covers_every_registered_estimator():

@@ -32,11 +32,12 @@ from kreinbench.methods import (
     NystromSpectrumKLR,
     OnFeatures,
     SimilarityFeatures,
+    SparseIKLR,
     SpectrumKLR,
 )
 
 ON_KERNELS = [IKLR(), KLR(), SpectrumKLR(), SVM(), KSVM(), TDCASVM(), IndefiniteSVM(), SimilarityFeatures(),
-              KreinRLS()]
+              KreinRLS(), SparseIKLR()]
 # (scikit-learn's check data are not scaled to [0, 1]: TL1's τ = 0.7·m would leave most pairs at 0)
 NYSTROM = {"kernel": {"type": "rbf", "sigma": 3.0}, "n_components": 20, "random_state": 0}
 ON_ROWS = [OnFeatures(estimator=DANK(), kernel={"type": "rbf", "sigma": 1.0}),
@@ -101,7 +102,7 @@ def indefinite():
 # The methods for indefinite kernels (KLR, the papers' baseline for the PSD RBF kernel, is not
 # one); λ = 1, SpectrumKLR's default, over-regularizes these 200 points into one class.
 CLASSIFIERS = [IKLR(), SpectrumKLR(lam=1e-3), SVM(), KSVM(), TDCASVM(), IndefiniteSVM(), SimilarityFeatures(),
-               KreinRLS()]
+               KreinRLS(), SparseIKLR()]
 
 
 @pytest.mark.parametrize("estimator", CLASSIFIERS, ids=lambda e: type(e).__name__)

@@ -37,6 +37,7 @@ _MODULES = {
     "OnFeatures": "on_features",
     "SimilarityFeatures": "similarity",
     "KreinRLS": "krein.rls",
+    "SparseIKLR": "sparse_iklr",
 }
 # Library estimators the pipeline's fit stage does not take: a regressor, the feature-space IKLR
 # for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix), and any
@@ -101,5 +102,5 @@ __all__ = [
     "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
     "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM", "OnFeatures",
     "SimilarityFeatures",
-    "KreinRLS", "ConvergenceWarning", "RunawayWarning",
+    "KreinRLS", "SparseIKLR", "ConvergenceWarning", "RunawayWarning",
 ]
