@@ -6,8 +6,9 @@ One subpackage per paper: ``iklr`` (IKLR and its baselines KLR, Flip/Clip/Shift 
 the logistic loss and its Newton step), ``base`` the estimator protocol. ``NystromIKLR`` (with
 ``KreinLogisticRegression``) fits IKLR on Kreĭn Nyström features of the rows, in O(n·m) memory, and
 ``NystromSpectrumKLR`` / ``NystromKSVM`` its Flip, Clip, Shift and KSVM baselines.
-``SimilarityFeatures`` (the kernel's rows as features of a linear SVM) is the survey baseline that
-came after the papers.
+After the papers: ``KreinRLS`` (Kreĭn regularized least squares), ``SparseIKLR`` (ℓ1-regularized
+IKLR), ``SimilarityFeatures`` (the kernel's rows as features of a linear SVM) and
+``RandomFeaturesIKLR`` (IKLR on signed random features of a difference-of-Gaussians kernel).
 Import estimators from here: ``from kreinbench.methods import IKLR``.
 """
 
@@ -38,12 +39,13 @@ _MODULES = {
     "SimilarityFeatures": "similarity",
     "KreinRLS": "krein.rls",
     "SparseIKLR": "sparse_iklr",
+    "RandomFeaturesIKLR": "iklr.random_features",
 }
 # Library estimators the pipeline's fit stage does not take: a regressor, the feature-space IKLR
 # for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix), and any
 # estimator on rows with its kernel as a parameter (OnFeatures, for scikit-learn's tools).
 _LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM",
-                 "OnFeatures")
+                 "OnFeatures", "RandomFeaturesIKLR")
 
 
 def __getattr__(name: str) -> type:
@@ -102,5 +104,5 @@ __all__ = [
     "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
     "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM", "OnFeatures",
     "SimilarityFeatures",
-    "KreinRLS", "SparseIKLR", "ConvergenceWarning", "RunawayWarning",
+    "KreinRLS", "SparseIKLR", "RandomFeaturesIKLR", "ConvergenceWarning", "RunawayWarning",
 ]

@@ -1,0 +1,133 @@
+"""IKLR on signed random Fourier features of the difference-of-Gaussians kernel.
+
+:class:`~kreinbench.linalg.random_features.SignedRandomFeatures` gives features Φ (n × p, p = 2D) and a
+signature S with k(X, X) ≈ K̃ = Φ S Φᵀ, unbiased (Liu et al., AISTATS 2021).  The model is IKLR on K̃:
+
+    f(α, b) = (1/n) Σ log(1 + exp(−y_i((K̃α)_i + b))) + (λ/2) αᵀK̃α,
+
+fitted by :class:`KreinLogisticRegression` on K̃'s eigenbasis (:func:`krein_eigenbasis`): features
+Ψ = V|μ|^(1/2) with the eigenvalues μ of K̃ on the training rows, the case in which that class makes
+exact IKLR's CCCP iterates (all points as Nyström landmarks, see its module).  Why not the raw Φ with
+``eigenvalues`` of the signature's signs: in u = SΦᵀα the raw problem (λ/2)uᵀSu + L(Φu + b) is
+unbounded below along null(Φ) wherever uᵀSu < 0 (the loss does not see those directions), and null(Φ)
+is 2D − n dimensional when 2D > n; its split, λ([s_j > 0] + c_j) against λ([s_j < 0] + c_j), multiplies
+a negative feature's null-space component by (1 + c_j)/c_j > 1 every outer iteration.  On 100 points
+of two moons (kernel 1, 0.7, 0.2, 2; λ = 0.01, where exact IKLR converges in one step) every raw fit
+with 2D > n ran away (the null-space part of u grew to 400–560), whether the magnitudes were 1 or the
+columns' squared norms, while the eigenbasis fits converged from D = 256 on (tests/test_random_features.py).
+At small D, K̃'s own spurious negative eigenvalues (Monte Carlo error: K itself is positive
+semi-definite on those points) can still carry a fit away, as can any negative eigenvalue the loss
+does not hold (``RunawayWarning``; two of three seeds at D = 64 in that example).  Exact IKLR on the
+DoG kernel itself ran away on every clearly indefinite kernel matrix of those points tried, at every
+λ from 1e-5 to 0.1: with σ₂ > σ₁ the one negative eigenvector is nearly constant (cosine 0.93 with
+the ones vector), a direction the intercept absorbs so that the loss cannot hold it; with σ₂ < σ₁
+there are tens of small negative eigenvalues.
+Where 2D ≤ n and Φ has full rank the two have the same stationary points and, by Sylvester's law of
+inertia, the same signature (2D₊ positive, 2D₋ negative eigenvalues); the eigenbasis also gives
+IKLR's split (K̃₋ = τI + V₋|μ₋|V₋ᵀ, τ = max(−μ_min, 0)) rather than a diagonal stand-in for it.
+
+Cost: O(n·p·min(n, p) + min(n, p)³) for the eigenbasis (the smaller of the n × n kernel K̃ and the p × p
+Gram matrix ΦᵀΦ is decomposed), then O(n·r) per function evaluation, r ≤ min(n, p).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+
+from kreinbench.methods.base import fitted_only
+from kreinbench.methods.iklr.features import KreinLogisticRegression, NystromModel
+
+
+def krein_eigenbasis(Phi: np.ndarray, signature: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """P (p × r) and μ (r,) with Ψ = ΦP = V|μ|^(1/2), K̃ = Φ S Φᵀ = V diag(μ) Vᵀ on these rows.
+
+    P = SΦᵀV diag(sign μ/√|μ|), so that ΦP = K̃V diag(sign μ/√|μ|) = V|μ|^(1/2), and a row x scores
+    Φ(x)Pu = K̃(x, X)α with α = V diag(sign μ/√|μ|)u, the dual coefficients behind u: IKLR's prediction
+    on K̃ for any row, not only the training rows.  V comes from the smaller side: K̃ itself when
+    n ≤ p, else ΦᵀΦ = QΛQᵀ (Φ = UΛ^(1/2)Qᵀ, so K̃ = UMUᵀ with M = (QΛ^(1/2))ᵀS(QΛ^(1/2)) = W diag(μ) Wᵀ,
+    V = UW and ΦᵀV = QΛ^(1/2)W).  Eigenvalues at round-off (|μ| ≤ r·ε·max|μ|) are dropped, as
+    KreinNystrom drops them.
+    """
+    n, p = Phi.shape
+    if n <= p:
+        mu, V = scipy.linalg.eigh((Phi * signature) @ Phi.T)
+        PhiT_V = Phi.T @ V
+    else:
+        gram, Q = scipy.linalg.eigh(Phi.T @ Phi)
+        kept = gram > p * np.finfo(float).eps * gram.max()  # Φ's rank (round-off below)
+        root = Q[:, kept] * np.sqrt(gram[kept])  # QΛ^(1/2)
+        mu, W = scipy.linalg.eigh((root.T * signature) @ root)
+        PhiT_V = root @ W
+    kept = np.abs(mu) > mu.size * np.finfo(float).eps * np.abs(mu).max()
+    mu = mu[kept]
+    return signature[:, None] * PhiT_V[:, kept] * (np.sign(mu) / np.sqrt(np.abs(mu))), mu
+
+
+class RandomFeaturesIKLR(NystromModel):
+    """IKLR with the difference-of-Gaussians kernel on signed random features of the raw rows.
+
+    ``fit(X, y)`` and ``decision_function(X_test)`` take feature rows, never a kernel matrix.
+
+    Parameters
+    ----------
+    a1, sigma1, a2, sigma2 : float
+        The kernel a₁ exp(−‖x−y‖²/(2σ₁²)) − a₂ exp(−‖x−y‖²/(2σ₂²))
+        (:func:`kreinbench.linalg.random_features.difference_of_gaussians`); no defaults, as no width
+        suits every scale of the rows (NystromIKLR's ``kernel`` has none either).
+    n_components, decomposition, random_state
+        The random features' (:class:`kreinbench.linalg.random_features.SignedRandomFeatures`).
+    lam, tau, eps, max_outer, max_inner
+        The model's (:class:`KreinLogisticRegression`; ``tau`` as IKLR's, on the scale of K̃'s eigenvalues).
+
+    Attributes
+    ----------
+    features_ : SignedRandomFeatures
+    model_ : KreinLogisticRegression
+        Fitted on the eigenbasis Ψ = ΦP (see :func:`krein_eigenbasis`).
+    eigenvalues_ : ndarray of shape (r,)
+        μ, the nonzero eigenvalues of K̃ = Φ S Φᵀ on the training rows.
+    coef_ : ndarray of shape (2D,)
+        P @ model_.coef_, the weights on the random features: decision φ(x)ᵀ coef_ + intercept_.
+    intercept_ : float
+    classes_ : ndarray of shape (2,)
+    """
+
+    def __init__(self, *, a1, sigma1, a2, sigma2, n_components=500, decomposition="jordan", random_state=None,
+                 lam=1.0, tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
+        self.a1 = a1
+        self.sigma1 = sigma1
+        self.a2 = a2
+        self.sigma2 = sigma2
+        self.n_components = n_components
+        self.decomposition = decomposition
+        self.random_state = random_state
+        self.lam = lam
+        self.tau = tau
+        self.eps = eps
+        self.max_outer = max_outer
+        self.max_inner = max_inner
+
+    def fit(self, X, y):
+        from kreinbench.linalg.random_features import SignedRandomFeatures  # noqa: PLC0415 (as NystromModel's)
+
+        X, _ = self._rows_and_labels(X, y)
+        self.features_ = SignedRandomFeatures(a1=self.a1, sigma1=self.sigma1, a2=self.a2, sigma2=self.sigma2,
+                                              n_components=self.n_components, decomposition=self.decomposition,
+                                              random_state=self.random_state)
+        Phi = self.features_.fit_transform(X)
+        P, self.eigenvalues_ = krein_eigenbasis(Phi, self.features_.signature_)
+        self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
+                                              max_inner=self.max_inner)
+        self.model_.fit(Phi @ P, y, eigenvalues=self.eigenvalues_)
+        self.classes_, self.intercept_ = self.model_.classes_, self.model_.intercept_
+        self.coef_ = P @ self.model_.coef_
+        return self
+
+    def decision_function(self, X):
+        """Scores of the rows ``X``, in row blocks (no n_test × 2D feature matrix)."""
+        from sklearn.utils.validation import check_array  # noqa: PLC0415
+
+        return self.features_.linear_scores(check_array(X, dtype=np.float64), self.coef_) + self.intercept_
+
+    decision_function = fitted_only(decision_function, "coef_")

@@ -1,0 +1,298 @@
+"""Signed random features of the difference-of-Gaussians kernel (kreinbench.linalg.random_features) and IKLR
+on them (kreinbench.methods.iklr.random_features), each step against an independent computation."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.integrate
+import scipy.interpolate
+import scipy.optimize
+import scipy.special
+import scipy.stats
+from sklearn.base import clone
+from sklearn.datasets import make_moons
+from sklearn.exceptions import NotFittedError
+
+from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.random_features import DoGSpectrum, SignedRandomFeatures, difference_of_gaussians
+from kreinbench.methods import IKLR
+from kreinbench.methods.base import RunawayWarning
+from kreinbench.methods.iklr.features import KreinLogisticRegression
+from kreinbench.methods.iklr.random_features import RandomFeaturesIKLR, krein_eigenbasis
+
+# σ₂ > σ₁: negative frequencies in a ball around 0; σ₂ < σ₁: outside a ball; strongly overlapping Gaussians.
+WIDER_SECOND = dict(a1=1.0, sigma1=1.0, a2=0.5, sigma2=2.0)
+NARROWER_SECOND = dict(a1=1.0, sigma1=2.0, a2=0.5, sigma2=1.0)
+OVERLAPPING = dict(a1=1.0, sigma1=1.0, a2=0.8, sigma2=1.2)
+
+
+def radius_density(r, sigma, d):
+    """Density of ‖ω‖ for ω ~ N(0, σ⁻²I_d): σ·χ_d(σr), written out (not scipy's or the module's)."""
+    x = sigma * np.asarray(r, dtype=float)
+    log_chi = ((d - 1) * np.log(np.maximum(x, 1e-300)) - x**2 / 2
+               - (d / 2 - 1) * np.log(2) - scipy.special.gammaln(d / 2))
+    return sigma * np.exp(log_chi)
+
+
+def signed_radius_density(r, kernel, d):
+    """The radial density of p = a₁φ₁ − a₂φ₂ (its integral over r ≥ 0 is k(0) = a₁ − a₂)."""
+    return (kernel["a1"] * radius_density(r, kernel["sigma1"], d)
+            - kernel["a2"] * radius_density(r, kernel["sigma2"], d))
+
+
+def sign_changes(kernel, d):
+    """Where the radial density changes sign, by bracketing on a grid and brentq."""
+    grid = np.linspace(1e-6, 20.0, 4001)
+    values = signed_radius_density(grid, kernel, d)
+    changes = np.flatnonzero(np.sign(values[:-1]) != np.sign(values[1:]))
+    return [scipy.optimize.brentq(signed_radius_density, grid[i], grid[i + 1], args=(kernel, d)) for i in changes]
+
+
+def part_density(kernel, d, sign):
+    return lambda r: np.maximum(sign * signed_radius_density(r, kernel, d), 0.0)
+
+
+def quad_mass(kernel, d, sign):
+    """∫ max(±p, 0) by quad in the radius, split where p changes sign."""
+    edges = [0.0, *sign_changes(kernel, d), np.inf]
+    return sum(scipy.integrate.quad(part_density(kernel, d, sign), lo, hi, limit=200)[0]
+               for lo, hi in zip(edges[:-1], edges[1:]))
+
+
+def log_gaussian(omega, sigma):
+    """log of the N(0, σ⁻²I_d) density at the rows of omega."""
+    d = omega.shape[1]
+    return d / 2 * np.log(sigma**2 / (2 * np.pi)) - sigma**2 * np.sum(omega**2, axis=1) / 2
+
+
+# -- the kernel ------------------------------------------------------------------------------------
+
+def test_the_kernel_is_the_difference_of_two_gaussians_and_exactly_symmetric():
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
+    d2 = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
+    expected = np.exp(-d2 / 2) - 0.5 * np.exp(-d2 / 8)
+    np.testing.assert_allclose(difference_of_gaussians(X, Y, **WIDER_SECOND), expected, rtol=1e-12, atol=1e-15)
+    K = difference_of_gaussians(X, **WIDER_SECOND)
+    assert np.array_equal(K, K.T) and np.allclose(np.diag(K), 0.5)
+
+
+@pytest.mark.parametrize("kernel, d, negative_mass, indefinite_sample", [
+    (WIDER_SECOND, 1, False, False),  # a₂σ₂^d = 1 ≤ a₁σ₁^d: positive definite on the line
+    (WIDER_SECOND, 3, True, True),  # a₂σ₂^d = 4 > 1: indefinite, and the sample shows it
+    (NARROWER_SECOND, 2, True, True),  # σ₂ < σ₁: a negative tail at high frequencies, in every d
+    (dict(a1=1.0, sigma1=1.0, a2=0.1, sigma2=2.0), 3, False, False),  # a₂σ₂^d = 0.8 ≤ 1
+    # a₂σ₂^d = 3.2 > 1: indefinite on R⁵, but its negative mass (0.01) sits at frequencies below what 200
+    # standard normal points resolve, and their kernel matrix is positive semi-definite
+    (dict(a1=1.0, sigma1=1.0, a2=0.1, sigma2=2.0), 5, True, False),
+])
+def test_the_spectral_measure_says_where_the_kernel_is_definite(kernel, d, negative_mass, indefinite_sample):
+    m_plus, m_minus = DoGSpectrum(dim=d, **kernel).masses()
+    assert (m_minus > 0) == negative_mass
+    mu = np.linalg.eigvalsh(difference_of_gaussians(np.random.default_rng(0).normal(size=(200, d)), **kernel))
+    assert (mu[0] < -1e-3 * mu[-1]) == indefinite_sample
+    if not negative_mass:
+        assert mu[0] > -1e-10 * mu[-1]
+
+
+# -- 1. the masses ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kernel", [WIDER_SECOND, NARROWER_SECOND, OVERLAPPING])
+@pytest.mark.parametrize("d", [1, 3, 5])
+def test_the_masses_are_the_jordan_parts_by_quad_and_by_monte_carlo(kernel, d):
+    m_plus, m_minus = DoGSpectrum(dim=d, **kernel).masses()
+    assert m_plus - m_minus == pytest.approx(kernel["a1"] - kernel["a2"], abs=1e-12)
+    assert m_plus == pytest.approx(quad_mass(kernel, d, +1), rel=1e-7)
+    assert m_minus == pytest.approx(quad_mass(kernel, d, -1), rel=1e-7, abs=1e-10)
+    # m₊ = a₁ E_{φ₁} max(1 − a₂φ₂/(a₁φ₁), 0), with the densities evaluated in d dimensions
+    omega = np.random.default_rng(d).normal(size=(200_000, d)) / kernel["sigma1"]
+    ratio = kernel["a2"] / kernel["a1"] * np.exp(log_gaussian(omega, kernel["sigma2"])
+                                                 - log_gaussian(omega, kernel["sigma1"]))
+    draws = kernel["a1"] * np.maximum(1 - ratio, 0)
+    assert abs(draws.mean() - m_plus) < 4 * draws.std() / np.sqrt(draws.size)
+
+
+@pytest.mark.parametrize("kernel, d, masses", [
+    (dict(a1=1.5, sigma1=1.0, a2=0.0, sigma2=2.0), 3, (1.5, 0.0)),  # one Gaussian
+    (dict(a1=1.0, sigma1=1.0, a2=0.1, sigma2=2.0), 2, (0.9, 0.0)),  # positive definite: p ≥ 0
+    (dict(a1=1.0, sigma1=2.0, a2=3.0, sigma2=1.0), 1, (0.0, 2.0)),  # negative definite: p ≤ 0
+])
+def test_a_definite_combination_has_one_part(kernel, d, masses):
+    assert DoGSpectrum(dim=d, **kernel).masses() == pytest.approx(masses, abs=1e-15)
+    features = SignedRandomFeatures(**kernel, n_components=10, random_state=0).fit(np.zeros((1, d)))
+    assert set(features.signature_) == {1.0 if masses[0] else -1.0}
+
+
+# -- 2. the samples --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kernel", [WIDER_SECOND, NARROWER_SECOND])
+@pytest.mark.parametrize("sign", [+1, -1])
+def test_accepted_radii_follow_the_part_of_the_measure(kernel, sign):
+    """Kolmogorov–Smirnov against the radial CDF of p₊/m₊ or p₋/m₋ by quad; the proposal's own radii
+    (φ₁ or φ₂, before rejection) fail the same test, so it has the power to tell."""
+    d = 3
+    spectrum = DoGSpectrum(dim=d, **kernel)
+    radii = spectrum.sample_radii(np.random.default_rng(1), 20_000, sign)
+    density = part_density(kernel, d, sign)
+    grid = np.union1d(np.linspace(0.0, 1.05 * radii.max(), 300), sign_changes(kernel, d))
+    pieces = [scipy.integrate.quad(density, lo, hi)[0] for lo, hi in zip(grid[:-1], grid[1:])]
+    cumulative = np.concatenate([[0.0], np.cumsum(pieces)]) / quad_mass(kernel, d, sign)
+    cdf = scipy.interpolate.PchipInterpolator(grid, cumulative)
+    assert scipy.stats.kstest(radii, cdf).pvalue > 1e-3
+    sigma = kernel["sigma1"] if sign > 0 else kernel["sigma2"]
+    proposals = np.sqrt(np.random.default_rng(2).chisquare(d, 20_000)) / sigma
+    assert scipy.stats.kstest(proposals, cdf).pvalue < 1e-10
+
+
+def test_frequencies_are_isotropic_with_the_sampled_radii():
+    spectrum = DoGSpectrum(dim=3, **WIDER_SECOND)
+    omega = spectrum.sample(np.random.default_rng(0), 20_000, +1)
+    radii = spectrum.sample_radii(np.random.default_rng(0), 20_000, +1)
+    np.testing.assert_allclose(np.linalg.norm(omega, axis=1), radii, rtol=1e-12)  # same stream, same radii
+    directions = omega / radii[:, None]
+    assert np.abs(directions.mean(0)).max() < 0.03
+    np.testing.assert_allclose(directions.T @ directions / len(omega), np.eye(3) / 3, atol=0.015)
+
+
+# -- 3. unbiasedness and rate ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("decomposition, D", [("jordan", 16), ("naive", 16), ("jordan", 1)])
+def test_the_estimate_is_unbiased(decomposition, D):
+    """The mean of Φ S Φᵀ over 3000 seeds against the kernel, entry by entry in standard errors; with two
+    or more frequencies the diagonal is exact (m₊ − m₋ = k(0)) in every draw.  D = 1: the one frequency's
+    part is drawn, and weighted by the total variation."""
+    X = np.random.default_rng(0).normal(size=(8, 3))
+    K = difference_of_gaussians(X, **WIDER_SECOND)
+    draws = np.array([SignedRandomFeatures(**WIDER_SECOND, n_components=D, decomposition=decomposition,
+                                           random_state=seed).fit(X).approximate_kernel(X) for seed in range(3000)])
+    if D > 1:
+        np.testing.assert_allclose(draws[:, np.arange(8), np.arange(8)], 0.5, rtol=1e-12)
+    upper = np.triu_indices(8, 1)
+    z = (draws.mean(0) - K)[upper] / (draws.std(0)[upper] / np.sqrt(len(draws)))
+    assert np.abs(z).max() < 4.5
+
+
+def test_the_error_falls_as_one_over_the_square_root_of_d():
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    K = difference_of_gaussians(X, **WIDER_SECOND)
+    Ds = 2 ** np.arange(6, 13)  # 64 … 4096
+    errors = [np.mean([np.linalg.norm(SignedRandomFeatures(**WIDER_SECOND, n_components=int(D), random_state=seed)
+                                      .fit(X).approximate_kernel(X) - K) for seed in range(4)]) for D in Ds]
+    slope = np.polyfit(np.log(Ds), np.log(errors), 1)[0]
+    assert -0.65 <= slope <= -0.35
+
+
+# -- 4. Jordan against naive -----------------------------------------------------------------------
+
+def test_the_jordan_decomposition_has_less_variance_than_the_naive_split():
+    """Two strongly overlapping Gaussians: total variation 0.30 (Jordan) against a₁ + a₂ = 1.8 (naive).
+    Both unbiased; Jordan's variance far lower and within the bound (m₊ + m₋)²/D."""
+    X = np.array([[0.0, 0.0, 0.0], [0.8, 0.3, -0.4]])
+    exact = difference_of_gaussians(X, **OVERLAPPING)[0, 1]
+    D, seeds = 32, 2000
+    estimates = {}
+    for decomposition in ("jordan", "naive"):
+        values = np.array([SignedRandomFeatures(**OVERLAPPING, n_components=D, decomposition=decomposition,
+                                                random_state=seed).fit(X).approximate_kernel(X)[0, 1]
+                           for seed in range(seeds)])
+        assert abs(values.mean() - exact) < 4 * values.std() / np.sqrt(seeds)
+        estimates[decomposition] = values
+    total_variation = sum(DoGSpectrum(dim=3, **OVERLAPPING).masses())
+    assert total_variation == pytest.approx(0.3008, abs=1e-4)
+    assert estimates["jordan"].var() < 0.1 * estimates["naive"].var()
+    assert estimates["jordan"].var() <= total_variation**2 / D
+
+
+# -- 5. IKLR on the features -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, D", [(40, 64), (300, 64)], ids=["kernel side", "gram side"])
+def test_the_eigenbasis_is_the_approximate_kernels(n, D):
+    X = np.random.default_rng(0).normal(size=(n, 2))
+    features = SignedRandomFeatures(**WIDER_SECOND, n_components=D, random_state=0).fit(X)
+    Phi = features.transform(X)
+    P, mu = krein_eigenbasis(Phi, features.signature_)
+    Psi = Phi @ P
+    K_tilde = features.approximate_kernel(X)
+    scale = np.abs(mu).max()
+    np.testing.assert_allclose((Psi * np.sign(mu)) @ Psi.T, K_tilde, atol=1e-9 * scale)
+    np.testing.assert_allclose(Psi.T @ Psi, np.diag(np.abs(mu)), atol=1e-9 * scale)
+    eigenvalues = np.linalg.eigvalsh(K_tilde)
+    # the same eigenvalues above round-off (both below 1e-9 of the largest are round-off of K̃ or of ΦᵀΦ)
+    np.testing.assert_allclose(np.sort(mu[np.abs(mu) > 1e-9 * scale]),
+                               eigenvalues[np.abs(eigenvalues) > 1e-9 * scale], atol=1e-9 * scale)
+
+
+@pytest.fixture(scope="module")
+def moons():
+    """100 + 100 points of two moons and the DoG kernel (1, 0.7, 0.2, 2): indefinite on R² (m₋ = 0.019),
+    positive semi-definite on these points, where exact IKLR converges.  (On these points every DoG
+    kernel with a clearly indefinite matrix tried made exact IKLR run away at every λ from 1e-5 to 0.1:
+    with σ₂ > σ₁ its one negative eigenvector is nearly constant (cosine 0.93 with 1), a direction the
+    intercept absorbs and the loss cannot hold; with σ₂ < σ₁ there are tens of small negative eigenvalues.)"""
+    X, y = make_moons(200, noise=0.3, random_state=0)
+    X = (X - X.mean(0)) / X.std(0)
+    kernel = dict(a1=1.0, sigma1=0.7, a2=0.2, sigma2=2.0)
+    assert DoGSpectrum(dim=2, **kernel).masses()[1] > 0.01
+    return X[:100], y[:100], X[100:], y[100:], kernel
+
+
+def test_the_fit_approaches_exact_iklr_on_the_kernel_as_d_grows(moons):
+    X, y, X_test, y_test, kernel = moons
+    K = difference_of_gaussians(X, **kernel)
+    assert np.linalg.eigvalsh(K)[0] > -1e-8
+    lam = 0.01
+    exact = IKLR(solver="cccp-lbfgs", lam=lam, eps=1e-6).fit(K, y)
+    scores = exact.decision_function(difference_of_gaussians(X_test, X, **kernel))
+    errors = {}
+    for D in (256, 4096):
+        fits = [RandomFeaturesIKLR(**kernel, n_components=D, random_state=seed, lam=lam, eps=1e-6).fit(X, y)
+                for seed in range(3)]
+        assert not any(fit.model_.diverged_ for fit in fits)
+        worst = [np.abs(fit.decision_function(X_test) - scores).max() for fit in fits]
+        errors[D] = np.mean(worst) / np.abs(scores).max()
+    assert errors[4096] < 0.5 * errors[256] and errors[4096] < 0.1
+    assert fits[0].score(X_test, y_test) > max(np.mean(y_test), 1 - np.mean(y_test)) + 0.2  # it learns
+
+
+def test_raw_features_would_run_away_where_the_eigenbasis_does_not(moons):
+    """With 2D > n the raw features' problem is unbounded below along null(Φ) (see the module): the
+    reason RandomFeaturesIKLR fits on K̃'s eigenbasis instead."""
+    X, y, _, _, kernel = moons
+    features = SignedRandomFeatures(**kernel, n_components=256, random_state=0).fit(X)
+    with pytest.warns(RunawayWarning):
+        raw = KreinLogisticRegression(lam=0.01).fit(features.transform(X), y, eigenvalues=features.signature_)
+    assert raw.diverged_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = RandomFeaturesIKLR(**kernel, n_components=256, random_state=0, lam=0.01).fit(X, y)
+    assert not model.model_.diverged_ and model.model_.stationarity_ <= 1e-4
+    # the same features and the same decision: coef_ is on the random features
+    np.testing.assert_allclose(model.decision_function(X), features.transform(X) @ model.coef_ + model.intercept_)
+
+
+def test_seeded_fits_repeat_and_clone(moons):
+    X, y, X_test, _, kernel = moons
+    model = RandomFeaturesIKLR(**kernel, n_components=64, random_state=3, lam=0.1)
+    first = model.fit(X, y).decision_function(X_test)
+    assert np.array_equal(clone(model).fit(X, y).decision_function(X_test), first)
+    assert clone(model).get_params() == model.get_params()
+
+
+def test_predicting_before_fit_is_not_fitted():
+    with pytest.raises(NotFittedError):
+        RandomFeaturesIKLR(**WIDER_SECOND).decision_function(np.zeros((2, 2)))
+    with pytest.raises(NotFittedError):
+        RandomFeaturesIKLR(**WIDER_SECOND).predict(np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("params, name", [
+    ({"a1": -1.0}, "a1"), ({"a1": 0.0}, "a1"), ({"sigma1": 0.0}, "sigma1"), ({"a2": -0.5}, "a2"),
+    ({"sigma2": float("nan")}, "sigma2"), ({"sigma2": 1.0, "sigma1": 1.0}, "sigma2"),
+    ({"n_components": 0}, "n_components"),
+    ({"n_components": 2.5}, "n_components"), ({"decomposition": "hahn"}, "decomposition"), ({"lam": 0.0}, "lam"),
+])
+def test_bad_parameters_are_named(params, name):
+    X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2
+    with pytest.raises(KreinbenchError, match=f"parameter {name}"):
+        RandomFeaturesIKLR(**{**WIDER_SECOND, **params}).fit(X, y)
