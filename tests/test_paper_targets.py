@@ -171,3 +171,16 @@ def test_paper_config_at_small_scale_plans_three_repetitions_of_every_fit(workfl
     assert all(counts[f"fit_batch_{plan.rule_suffix(d)}"] == "3" for d in batched)
     assert counts["iklr_table7"] == counts["iklr_table6"] == counts["iklr_fig_init"] == "1"
     assert counts["iklr_table4"] == counts["iklr_mm17_table2"] == counts["iklr_mm17_fig1"] == "1"
+
+
+def test_the_benchmark_config_plans_every_method_once_per_dataset_and_repetition(workflow_copy, snakemake):
+    """benchmark.yaml at small scale: one fit_batch job per dataset × repetition (every method of the
+    config inside), the accuracy table, and the benchmark's table and diagram."""
+    workdir = workflow_copy(yaml.safe_load((ROOT / "config.yaml").read_text()), "benchmark_small")
+    result = snakemake(workdir, "-n", "--configfile", "workflow/configs/benchmark.yaml", "--config", "scale=small")
+    assert result.returncode == 0, result.stderr[-3000:]
+    config = yaml.safe_load((ROOT / "workflow/configs/benchmark.yaml").read_text())
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout, re.M))
+    assert "fit" not in counts and counts["benchmark"] == counts["table"] == "1"
+    assert all(counts[f"fit_batch_{plan.rule_suffix(d)}"] == "2" for d in config["datasets"])
+    assert len(config["datasets"]) == len(set(config["datasets"])) >= 15

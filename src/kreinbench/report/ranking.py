@@ -70,8 +70,12 @@ def nemenyi(scores: pd.DataFrame) -> pd.DataFrame:
 def critical_difference_diagram(scores: pd.DataFrame, test: Friedman, ax) -> None:
     """Demšar's diagram on ``ax``: the average ranks, methods joined where Nemenyi's test does not
     separate them at ``test.alpha``."""
+    import matplotlib  # noqa: PLC0415
     import scikit_posthocs  # noqa: PLC0415
 
+    # one colour per method (the default cycle repeats after ten)
+    palette = [matplotlib.colormaps["tab20"](i % 20) for i in range(scores.shape[1])]
     scikit_posthocs.critical_difference_diagram(ranks(scores).mean(axis=0), nemenyi(scores), alpha=test.alpha,
                                                 ax=ax, label_fmt_left="{label} ({rank:.2f})",
-                                                label_fmt_right="({rank:.2f}) {label}")
+                                                label_fmt_right="({rank:.2f}) {label}",
+                                                color_palette=dict(zip(scores.columns, palette)))

@@ -59,7 +59,7 @@ def caption(runs: pd.DataFrame, test: Friedman, incomplete: list[str], cv_folds:
     verdict = ("the methods' average ranks differ" if test.p_value < test.alpha
                else "no difference between the methods' average ranks is shown")
     left_out = f" Left out of the ranks (a method has no fit there): {', '.join(incomplete)}." if incomplete else ""
-    return (f"Benchmark across methods: test accuracy, mean ± std over {reps} repetitions of a 50/50 stratified "
+    return (f"Benchmark across methods: test accuracy, mean ± std over {reps} repetition(s) of a 50/50 stratified "
             f"split ({scaling_note(runs)}), hyper-parameters by {cv_folds}-fold CV on the training half; in "
             "parentheses the training time of the final fit in seconds (CV excluded); bold: the best mean of "
             f"the row. {COLLAPSE_NOTE.split(';')[0]}: their accuracy enters the ranks as measured. Ranks per "
@@ -72,11 +72,12 @@ def caption(runs: pd.DataFrame, test: Friedman, incomplete: list[str], cv_folds:
 
 def cd_figure(scores: pd.DataFrame, test: Friedman, labels: dict[str, str]):
     named = scores.rename(columns=lambda m: labels.get(m, m))
-    fig, ax = plt.subplots(figsize=(9, 0.35 * len(named.columns) + 1.5))
+    fig, ax = plt.subplots(figsize=(12, 0.35 * len(named.columns) + 1.5))
     critical_difference_diagram(named, test, ax)
     ax.set_title(f"Average ranks over {test.n_datasets} datasets (1 = best); joined: not separated by "
-                 f"Nemenyi's test at α = {test.alpha:g} (CD = {test.critical_difference:.2f})", fontsize=9)
-    fig.tight_layout()
+                 f"Nemenyi's test at α = {test.alpha:g} (CD = {test.critical_difference:.2f})", fontsize=9, pad=18)
+    # the method names are drawn outside the axes, left and right of the rank scale
+    fig.subplots_adjust(left=0.25, right=0.75, top=0.88, bottom=0.02)
     return fig
 
 
