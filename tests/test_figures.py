@@ -24,7 +24,16 @@ from kreinbench.data.synthetic import clowns
 from kreinbench.experiments import dank as experiment
 from kreinbench.methods.base import ConvergenceWarning
 from kreinbench.methods.svm_grid import gaussian
-from kreinbench.pipeline.stages import dank_figures, paper_dank, paper_figures, paper_tables, paper_ying, report, scale
+from kreinbench.pipeline.stages import (
+    benchmark,
+    dank_figures,
+    paper_dank,
+    paper_figures,
+    paper_tables,
+    paper_ying,
+    report,
+    scale,
+)
 from kreinbench.pipeline.stages.report import RUN_COLUMNS
 from kreinbench.report.render import objective_marks, objective_summary, reps_text
 
@@ -84,7 +93,7 @@ FIG3_KINDS = {("monks1", "cccp-gd", 2): "runaway", ("ijcnn1-tr", "ccicp-gd", 1):
 def capture(monkeypatch):
     """The figure each stage passes to ``save_figure`` (kept open, no file written)."""
     figures = []
-    for module in (dank_figures, paper_dank, paper_figures, paper_ying, report, scale):
+    for module in (benchmark, dank_figures, paper_dank, paper_figures, paper_ying, report, scale):
         monkeypatch.setattr(module, "save_figure", lambda fig, *paths: figures.append(fig))
     return figures
 
@@ -191,6 +200,18 @@ def scale_figure(tmp):
                  pdf="x.pdf")
 
 
+def benchmark_cd(tmp):
+    """Fourteen methods (more than a colour cycle) with long labels on 16 datasets."""
+    rng = np.random.default_rng(5)
+    methods = [f"method-{i}" for i in range(14)]
+    rows = [{"dataset": f"d{d}", "method": m, "rep": rep, "accuracy": 0.7 + 0.01 * i + 0.05 * rng.random(),
+             "train_time": 0.1, "scaler_fit": "train", "majority_rate": 0.6, "predicted_majority_share": 0.6}
+            for d in range(16) for rep in (1, 2) for i, m in enumerate(methods)]
+    labels = {m: f"A long method name {i} (TL1, CCCP + L-BFGS)" for i, m in enumerate(methods)}
+    benchmark.benchmark(runs=write(pd.DataFrame(rows), tmp / "runs.csv"), methods=methods, labels=labels, cv_folds=5,
+                        alpha=0.05, csv=str(tmp / "b.csv"), md=str(tmp / "b.md"), png="x.png", pdf="x.pdf")
+
+
 def clowns_panels(tmp):
     data = clowns(60, seed=3)
     X, y = experiment.minmax_all(data[:, :2]), data[:, 2]
@@ -262,7 +283,7 @@ CASES = {"paper_figures.iklr_fig3": iklr_fig3, "paper_figures.iklr_mm17_fig1": i
          "paper_dank.dank_fig8": dank_fig8, "report.figure": convergence, "scale.figure": scale_figure,
          "dank_figures.dank_fig1": dank_fig1, "dank_figures.dank_fig2": dank_fig2,
          "dank_figures.dank_fig4": dank_fig4, "dank_figures.dank_fig6": dank_fig6,
-         "dank_figures.dank_fig9": dank_fig9}
+         "dank_figures.dank_fig9": dank_fig9, "benchmark.benchmark": benchmark_cd}
 
 
 def figure_writers() -> set[str]:

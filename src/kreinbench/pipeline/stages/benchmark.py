@@ -76,9 +76,29 @@ def cd_figure(scores: pd.DataFrame, test: Friedman, labels: dict[str, str]):
     critical_difference_diagram(named, test, ax)
     ax.set_title(f"Average ranks over {test.n_datasets} datasets (1 = best); joined: not separated by "
                  f"Nemenyi's test at α = {test.alpha:g} (CD = {test.critical_difference:.2f})", fontsize=9, pad=18)
-    # the method names are drawn outside the axes, left and right of the rank scale
-    fig.subplots_adjust(left=0.25, right=0.75, top=0.88, bottom=0.02)
+    fit_names_inside(fig, ax)
     return fig
+
+
+def fit_names_inside(fig, ax, margin_px: float = 8.0, min_axes_share: float = 0.35) -> None:
+    """The diagram draws the method names outside the axes, left and right of the rank scale: make
+    room for the longest on each side, widening the figure where the names would leave the rank
+    scale less than ``min_axes_share`` of it.  The names are anchored in rank units beyond the
+    scale's ends, so their overhang changes with the axes' width: a few rounds reach the fixed point."""
+    fig.subplots_adjust(top=0.88, bottom=0.02)
+    for _ in range(6):
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        box = ax.get_window_extent(renderer)
+        boxes = [t.get_window_extent(renderer) for t in ax.texts]
+        left = max([box.x0 - b.x0 for b in boxes] + [0.0]) + margin_px
+        right = max([b.x1 - box.x1 for b in boxes] + [0.0]) + margin_px
+        if min([b.x0 for b in boxes] + [margin_px]) >= 0.5 * margin_px and \
+                max([b.x1 for b in boxes] + [0.0]) <= fig.bbox.width - 0.5 * margin_px:
+            return
+        width_px = max(fig.bbox.width, (left + right) / (1.0 - min_axes_share))
+        fig.set_figwidth(width_px / fig.dpi)
+        fig.subplots_adjust(left=left / width_px, right=1.0 - right / width_px)
 
 
 def benchmark(*, runs: str, methods: list[str], labels: dict[str, str], cv_folds: int, alpha: float, csv: str,
