@@ -20,17 +20,12 @@ import time
 
 import numpy as np
 
-from kreinbench.methods.base import (
-    KernelClassifierMixin,
-    check_cross_kernel,
-    check_int,
-    check_positive,
-    check_train_kernel,
-)
+from kreinbench.methods.base import check_cross_kernel, check_train_kernel
+from kreinbench.methods.isvm.svm import SVM
 from kreinbench.methods.solvers.libsvm import libsvm_dual
 
 
-class SimilarityFeatures(KernelClassifierMixin):
+class SimilarityFeatures(SVM):
     """Linear SVM on the kernel's rows as features (the empirical kernel map), any symmetric K.
 
     Parameters
@@ -54,19 +49,9 @@ class SimilarityFeatures(KernelClassifierMixin):
         One row: ``iteration`` (libsvm's count), ``objective`` (the primal objective at w, b),
         ``elapsed``.
     n_iter_ : int
+
+    The parameters and their checks are :class:`~kreinbench.methods.SVM`'s (the same dual, on K Kᵀ).
     """
-
-    def __init__(self, *, C=1.0, tol=1e-3, max_iter=-1):
-        self.C = C
-        self.tol = tol
-        self.max_iter = max_iter
-
-    def check_params(self) -> None:
-        self._validated()
-
-    def _validated(self) -> tuple[float, float, int]:
-        return (check_positive("C", self.C), check_positive("tol", self.tol),
-                check_int("max_iter", self.max_iter, minimum=-1))
 
     def fit(self, K, y):
         """Fit on the train kernel ``K`` (n, n), symmetric, any sign, and labels ``y`` (two classes)."""
