@@ -13,7 +13,7 @@ import pytest
 from kreinbench.data.split import Split, write_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg import cache
-from kreinbench.linalg.implicit_kernel import ImplicitKernel
+from kreinbench.linalg.implicit_kernel import ImplicitKernel, fold_kernels
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.methods import DANK, IKLR, SVM
 from kreinbench.pipeline import plan
@@ -40,6 +40,8 @@ def data():
 
 @pytest.mark.parametrize("spec", [GAUSS, {"type": "tl1", "tau_factor": 0.7}])
 def test_blocks_and_products_are_the_matrix(data, spec):
+    """Entries, slices and products of an implicit kernel, and of its restriction to a CV fold's
+    rows and columns, are the matrix's."""
     X, _, X_test, _ = data
     params = resolve_params(spec, X.shape[1])
     K, K_test = kernel_matrices(params, X, X_test)
@@ -53,6 +55,13 @@ def test_blocks_and_products_are_the_matrix(data, spec):
     np.testing.assert_allclose(test @ v, K_test @ v, rtol=1e-12, atol=1e-12)
     V = np.random.default_rng(0).standard_normal((400, 3))
     np.testing.assert_allclose(train @ V, K @ V, rtol=1e-12, atol=1e-11)
+    fold, held_out = np.arange(0, 400, 3), np.arange(1, 400, 3)
+    K_fold, K_held_out = fold_kernels(train, fold, held_out)
+    assert isinstance(K_fold, ImplicitKernel) and K_fold.X_cols is K_fold.X_rows  # a train kernel still
+    np.testing.assert_allclose(K_fold[np.ix_(rows % 134, cols % 134)], K[np.ix_(fold[rows % 134], fold[cols % 134])],
+                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(K_held_out @ V[:134], K[np.ix_(held_out, fold)] @ V[:134], rtol=1e-12, atol=1e-11)
+    np.testing.assert_array_equal(fold_kernels(K, fold, held_out)[1], K[np.ix_(held_out, fold)])
 
 
 def test_asking_for_the_whole_matrix_is_an_error_that_says_its_size():
@@ -106,10 +115,14 @@ def split_file(data, tmp_path):
 
 
 @pytest.mark.parametrize("spec", [{"estimator": "SVM", "kernel": "gauss", "params": {"C": 4}},
-                                  {"estimator": "DANK", "kernel": "gauss", "params": {"C": 8, "n_clusters": 3}}])
+                                  {"estimator": "SVM", "kernel": "gauss", "grid": {"C": [0.25, 4, 64]}},
+                                  {"estimator": "DANK", "kernel": "gauss", "params": {"C": 8, "n_clusters": 3}},
+                                  {"estimator": "DANK", "kernel": "gauss", "params": {"n_clusters": 3},
+                                   "grid": {"C": [0.5, 8]}}])
 def test_the_fit_stage_writes_the_same_record_from_an_implicit_kernel(split_file, tmp_path, spec):
     """The kernel job of an implicit kernel stores no matrix; the fit job computes what it needs
-    and records what the matrix's fit records, timings aside."""
+    and records what the matrix's fit records, timings aside: with a grid, the CV's fold scores
+    and choice too (each fold an implicit kernel on its rows)."""
     records = {}
     for storage in ("matrix", "implicit"):
         kernel = tmp_path / storage / "gauss.h5"
@@ -152,7 +165,6 @@ def config_with_implicit_kernel(method_spec: dict) -> dict:
 @pytest.mark.parametrize("method_spec, message", [
     ({"estimator": "DANK", "params": {"C": 1.0}}, "needs the kernel matrix"),
     ({"estimator": "KSVM", "params": {"C": 1.0}}, "needs the kernel matrix"),
-    ({"estimator": "SVM", "grid": {"C": [1, 2]}}, "no CV grid"),
 ])
 def test_the_plan_refuses_a_method_that_cannot_use_an_implicit_kernel(method_spec, message):
     with pytest.raises(KreinbenchError, match=f"config methods.m: .*{message}"):

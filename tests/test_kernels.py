@@ -89,6 +89,28 @@ def test_sigmoid_matches_scikit_learn_and_is_indefinite(points, tiny_blocks):
     assert np.linalg.eigvalsh(K)[0] < -1e-3
 
 
+def test_dog_is_the_difference_of_two_gaussians_and_indefinite(points, tiny_blocks):
+    X, Y = points
+    params = resolve_params({"type": "dog", "a2": 0.5, "sigma1_factor": 0.2, "sigma2": 1.5}, X.shape[1])
+    assert params["a1"] == 1.0 and params["sigma1"] == pytest.approx(0.2 * np.sqrt(5)) and params["sigma2"] == 1.5
+    K, K_cross = kernel_matrices(params, X, Y)
+    for M, A in ((K, X), (K_cross, Y)):
+        d2 = cdist(A, X, "sqeuclidean")
+        np.testing.assert_allclose(M, np.exp(-d2 / (2 * 0.2**2 * 5)) - 0.5 * np.exp(-d2 / (2 * 1.5**2)), rtol=0,
+                                   atol=1e-15)
+    assert np.array_equal(K, K.T) and np.linalg.eigvalsh(K)[0] < -1e-2
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"type": "dog", "sigma1": 1.0, "sigma2": 2.0}, "needs parameter a2"),
+    ({"type": "dog", "a2": 0.5, "sigma2": 2.0}, r"exactly one of sigma1, sigma1_factor \(got \[\]\)"),
+    ({"type": "dog", "a2": 0.5, "sigma1": 1.0, "sigma2": 2.0, "sigma2_factor": 1.0}, "exactly one of sigma2"),
+])
+def test_a_dog_kernel_without_its_parameters_is_refused_by_name(spec, message):
+    with pytest.raises(KreinbenchError, match=message):
+        resolve_params(spec, 3)
+
+
 def test_noisy_rbf_is_yings_kernel_and_seeded(points, tiny_blocks):
     X, Y = points
     n = X.shape[0]

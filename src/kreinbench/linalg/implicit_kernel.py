@@ -74,6 +74,14 @@ class ImplicitKernel:
             out[start:stop] = self._fn(self.X_rows[start:stop], X_used) @ v_used
         return out
 
+    def restrict(self, rows, cols) -> ImplicitKernel:
+        """The kernel between ``rows`` of this one's rows and ``cols`` of its columns (index arrays),
+        still implicit: a CV's fold kernels, computed where the fold's fits use them."""
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        train = self.X_cols is self.X_rows and rows is cols
+        return ImplicitKernel(self.params, self.X_rows[rows], None if train else self.X_cols[cols],
+                              name=f"{self.name} (restricted)")
+
     def libsvm_params(self) -> dict[str, Any]:
         """The ``kernel``, ``gamma`` (and ``coef0``) of scikit-learn's ``SVC`` computing this kernel."""
         kind = self.params["type"]
@@ -94,3 +102,11 @@ def _flat(index):
 
 def is_implicit(K) -> bool:
     return isinstance(K, ImplicitKernel)
+
+
+def fold_kernels(K, train, validation):
+    """A CV fold's train kernel and validation cross-kernel: slices of a matrix, or implicit kernels
+    on the fold's rows (an implicit kernel's slice would compute and hold the whole block)."""
+    if is_implicit(K):
+        return K.restrict(train, train), K.restrict(validation, train)
+    return K[np.ix_(train, train)], K[np.ix_(validation, train)]

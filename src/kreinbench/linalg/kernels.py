@@ -13,6 +13,10 @@ Kernels (``type`` of a config kernel):
 - ``sigmoid``: tanh(γ⟨x, y⟩ + c₀) (indefinite for most γ, c₀; Lin & Lin 2003), γ default 1/m;
 - ``noisy-rbf``: Ying et al.'s indefinite kernel (NIPS'09 §5) K₀ = K − ε(E + Eᵀ)/2 on the train
   kernel of an RBF K, E standard normal, seeded; the test cross-kernel is the clean RBF;
+- ``dog``: the difference of Gaussians a₁ exp(−‖x − y‖²/(2σ₁²)) − a₂ exp(−‖x − y‖²/(2σ₂²)), indefinite
+  for most parameters (:mod:`kreinbench.linalg.random_features`, which samples its signed spectral
+  measure); σⱼ = ``sigmaj`` or ``sigmaj_factor``·√m (a scale of the distances between rows of
+  [0, 1]^m, as TL1's τ is of their ℓ1 distances);
 - ``log-euclidean`` / ``affine-invariant``: Gaussian kernels on region covariance descriptors of
   images (rows of X are images flattened row-major), see :mod:`kreinbench.linalg.spd`.
 """
@@ -33,7 +37,7 @@ BLOCK_ELEMENTS = 1 << 22
 # the work saved and the fix-up of each diagonal block is cheap (measured best of 128/256/512).
 SYMMETRIC_BLOCK_ROWS = 256
 
-KERNEL_TYPES = ("tl1", "rbf", "sigmoid", "noisy-rbf", "log-euclidean", "affine-invariant")
+KERNEL_TYPES = ("tl1", "rbf", "sigmoid", "noisy-rbf", "dog", "log-euclidean", "affine-invariant")
 RBF_CONVENTIONS = {"iklr": 1.0, "dank": 2.0}
 
 BlockFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -102,6 +106,13 @@ def _sigmoid_block(gamma: float, coef0: float) -> BlockFn:
     return block
 
 
+def _dog_block(a1: float, sigma1: float, a2: float, sigma2: float) -> BlockFn:
+    def block(a, b):
+        d = _cdist(a, b, "sqeuclidean")
+        return a1 * np.exp(d / (-2.0 * sigma1**2)) - a2 * np.exp(d / (-2.0 * sigma2**2))
+    return block
+
+
 def _as_features(X, what: str) -> np.ndarray:
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
@@ -137,6 +148,13 @@ def sigmoid(X, Y=None, *, gamma: float, coef0: float, dtype=np.float64) -> np.nd
     """Sigmoid (hyperbolic tangent) kernel tanh(γ⟨x, y⟩ + c₀)."""
     X, Y, symmetric = _pair(X, Y)
     return pairwise(_sigmoid_block(float(gamma), float(coef0)), X, Y, dtype=dtype, symmetric=symmetric)
+
+
+def dog(X, Y=None, *, a1: float, sigma1: float, a2: float, sigma2: float, dtype=np.float64) -> np.ndarray:
+    """Difference of Gaussians a₁ exp(−‖x−y‖²/(2σ₁²)) − a₂ exp(−‖x−y‖²/(2σ₂²)); ``Y=None``: Y = X."""
+    X, Y, symmetric = _pair(X, Y)
+    return pairwise(_dog_block(float(a1), float(sigma1), float(a2), float(sigma2)), X, Y, dtype=dtype,
+                    symmetric=symmetric, elements_per_pair=2)
 
 
 def _affine_invariant_block(scale: float) -> BlockFn:
@@ -241,6 +259,16 @@ def resolve_params(spec: dict[str, Any], n_features: int, *, split_seed: int | N
             seed = int(spec.get("seed", 0))
             params["noise"] = float(spec.get("noise", 0.1))
             params["seed"] = [seed] if split_seed is None else [seed, int(split_seed)]
+    elif kind == "dog":
+        if "a2" not in spec:
+            raise KreinbenchError("kernel type 'dog' needs parameter a2 (the subtracted Gaussian's weight)")
+        params = {"type": "dog", "a1": float(spec.get("a1", 1.0)), "a2": float(spec["a2"])}
+        for width in ("sigma1", "sigma2"):
+            given = [key for key in (width, f"{width}_factor") if spec.get(key) is not None]
+            if len(given) != 1:
+                raise KreinbenchError(f"kernel type 'dog' needs exactly one of {width}, {width}_factor (got {given})")
+            value = spec.get(width)
+            params[width] = float(value if value is not None else spec[f"{width}_factor"] * np.sqrt(n_features))
     elif kind == "sigmoid":
         params = {"type": "sigmoid", "gamma": float(spec.get("gamma", 1.0 / n_features)),
                   "coef0": float(spec.get("coef0", 1.0))}
@@ -262,6 +290,9 @@ def kernel_function(params: dict[str, Any]) -> Callable[..., np.ndarray]:
         return lambda X, Y=None: tl1(X, Y, tau=params["tau"], dtype=dtype)
     if kind in ("rbf", "noisy-rbf"):
         return lambda X, Y=None: rbf(X, Y, sigma=params["sigma"], convention=params["convention"], dtype=dtype)
+    if kind == "dog":
+        return lambda X, Y=None: dog(X, Y, a1=params["a1"], sigma1=params["sigma1"], a2=params["a2"],
+                                     sigma2=params["sigma2"], dtype=dtype)
     if kind == "sigmoid":
         return lambda X, Y=None: sigmoid(X, Y, gamma=params["gamma"], coef0=params["coef0"], dtype=dtype)
     if kind in spd.SPD_KERNELS:

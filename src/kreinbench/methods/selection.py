@@ -1,7 +1,9 @@
 """Model selection by stratified k-fold cross-validation on slices of cached train kernels.
 
 Folds index into the cached train kernel (``K[np.ix_(tr, tr)]`` and ``K[np.ix_(va, tr)]``);
-a kernel is never recomputed for a fold.
+a kernel is never recomputed for a fold.  An implicit kernel (``storage: implicit``) is handed to
+each fold as an implicit kernel on the fold's rows, and always fitted separately (the paths slice
+the matrix themselves).
 
 The CV contract is declared on :class:`kreinbench.methods.base.KernelModel`. A grid over ``lam``
 alone is handed whole to the estimator when its ``supports_lambda_path()`` says so (its
@@ -27,6 +29,7 @@ from typing import Any, Callable
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.implicit_kernel import fold_kernels, is_implicit
 from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 from kreinbench.methods.base import KernelModel
 
@@ -152,7 +155,7 @@ def separate_fit_scores(make_estimator: Callable[[dict], Any], candidates: list[
     """
     scores = np.empty((len(candidates), len(folds)))
     for j, (tr, va) in enumerate(folds):
-        K_tr, K_va = K[np.ix_(tr, tr)], K[np.ix_(va, tr)]
+        K_tr, K_va = fold_kernels(K, tr, va)
         features = (None, None) if X is None else (X[tr], X[va])
         spectra = {}
         for i, params in enumerate(candidates):
@@ -211,6 +214,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     """
     folds = stratified_folds(y, n_folds, seed)
     candidates = param_grid(grid)
+    paths = paths and not any(is_implicit(K) for K in kernels.values())
     path = lambda_path(make_estimator, grid) if paths else None
     grid_estimator = grid_path(make_estimator, candidates, grid) if paths and path is None else None
     tally = Tally()
