@@ -15,7 +15,12 @@ from sklearn.datasets import make_moons
 from sklearn.exceptions import NotFittedError
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.linalg.random_features import DoGSpectrum, SignedRandomFeatures, difference_of_gaussians
+from kreinbench.linalg.random_features import (
+    DoGSpectrum,
+    SignedRandomFeatures,
+    difference_of_gaussians,
+    orthogonal_directions,
+)
 from kreinbench.methods import IKLR
 from kreinbench.methods.base import RunawayWarning
 from kreinbench.methods.iklr.features import KreinLogisticRegression
@@ -58,6 +63,35 @@ def quad_mass(kernel, d, sign):
     edges = [0.0, *sign_changes(kernel, d), np.inf]
     return sum(scipy.integrate.quad(part_density(kernel, d, sign), lo, hi, limit=200)[0]
                for lo, hi in zip(edges[:-1], edges[1:]))
+
+
+def radial_cdf(kernel, d, sign, r_max):
+    """The CDF of ‖ω‖ under p₊/m₊ or p₋/m₋ on [0, r_max], by quad on a grid and a monotone interpolant."""
+    density = part_density(kernel, d, sign)
+    grid = np.union1d(np.linspace(0.0, r_max, 300), sign_changes(kernel, d))
+    pieces = [scipy.integrate.quad(density, lo, hi)[0] for lo, hi in zip(grid[:-1], grid[1:])]
+    cumulative = np.concatenate([[0.0], np.cumsum(pieces)]) / quad_mass(kernel, d, sign)
+    return scipy.interpolate.PchipInterpolator(grid, cumulative)
+
+
+def radial_quadrature(kernel, d, sign, nodes=100):
+    """Nodes r and weights w with Σ w f(r) = E f(‖ω‖) under p₊/m₊ or p₋/m₋: Gauss–Legendre on each piece
+    between the sign changes, up to 12/min(σ₁, σ₂) (beyond it both Gaussians' radial densities are
+    below 1e-25)."""
+    edges = [0.0, *sign_changes(kernel, d), 12 / min(kernel["sigma1"], kernel["sigma2"])]
+    x, w = np.polynomial.legendre.leggauss(nodes)
+    r = np.concatenate([(hi - lo) / 2 * x + (hi + lo) / 2 for lo, hi in zip(edges[:-1], edges[1:])])
+    weights = np.concatenate([(hi - lo) / 2 * w for lo, hi in zip(edges[:-1], edges[1:])])
+    weights = weights * part_density(kernel, d, sign)(r)
+    return r, weights / quad_mass(kernel, d, sign)
+
+
+def uniform_direction_cf(s, d):
+    """E cos(s·u₁) for u uniform on the sphere of R^d: Γ(d/2)(2/s)^(d/2−1) J_(d/2−1)(s) (1 at s = 0)."""
+    s = np.asarray(s, dtype=float)
+    safe = np.where(s > 0, s, 1.0)
+    value = scipy.special.gamma(d / 2) * (2 / safe) ** (d / 2 - 1) * scipy.special.jv(d / 2 - 1, safe)
+    return np.where(s > 0, value, 1.0)
 
 
 def log_gaussian(omega, sigma):
@@ -134,11 +168,7 @@ def test_accepted_radii_follow_the_part_of_the_measure(kernel, sign):
     d = 3
     spectrum = DoGSpectrum(dim=d, **kernel)
     radii = spectrum.sample_radii(np.random.default_rng(1), 20_000, sign)
-    density = part_density(kernel, d, sign)
-    grid = np.union1d(np.linspace(0.0, 1.05 * radii.max(), 300), sign_changes(kernel, d))
-    pieces = [scipy.integrate.quad(density, lo, hi)[0] for lo, hi in zip(grid[:-1], grid[1:])]
-    cumulative = np.concatenate([[0.0], np.cumsum(pieces)]) / quad_mass(kernel, d, sign)
-    cdf = scipy.interpolate.PchipInterpolator(grid, cumulative)
+    cdf = radial_cdf(kernel, d, sign, 1.05 * radii.max())
     assert scipy.stats.kstest(radii, cdf).pvalue > 1e-3
     sigma = kernel["sigma1"] if sign > 0 else kernel["sigma2"]
     proposals = np.sqrt(np.random.default_rng(2).chisquare(d, 20_000)) / sigma
@@ -157,15 +187,20 @@ def test_frequencies_are_isotropic_with_the_sampled_radii():
 
 # -- 3. unbiasedness and rate ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("decomposition, D", [("jordan", 16), ("naive", 16), ("jordan", 1)])
-def test_the_estimate_is_unbiased(decomposition, D):
+@pytest.mark.parametrize("decomposition, D, sampling", [
+    ("jordan", 16, "iid"), ("naive", 16, "iid"), ("jordan", 1, "iid"),
+    ("jordan", 16, "orthogonal"), ("naive", 16, "orthogonal"), ("jordan", 1, "orthogonal"),
+])
+def test_the_estimate_is_unbiased(decomposition, D, sampling):
     """The mean of Φ S Φᵀ over 3000 seeds against the kernel, entry by entry in standard errors; with two
     or more frequencies the diagonal is exact (m₊ − m₋ = k(0)) in every draw.  D = 1: the one frequency's
-    part is drawn, and weighted by the total variation."""
+    part is drawn, and weighted by the total variation.  Orthogonal blocks (d = 3, each part's last block
+    truncated at D = 16) couple the frequencies but leave each one's law, hence the mean, unchanged."""
     X = np.random.default_rng(0).normal(size=(8, 3))
     K = difference_of_gaussians(X, **WIDER_SECOND)
     draws = np.array([SignedRandomFeatures(**WIDER_SECOND, n_components=D, decomposition=decomposition,
-                                           random_state=seed).fit(X).approximate_kernel(X) for seed in range(3000)])
+                                           sampling=sampling, random_state=seed).fit(X).approximate_kernel(X)
+                      for seed in range(3000)])
     if D > 1:
         np.testing.assert_allclose(draws[:, np.arange(8), np.arange(8)], 0.5, rtol=1e-12)
     upper = np.triu_indices(8, 1)
@@ -204,7 +239,108 @@ def test_the_jordan_decomposition_has_less_variance_than_the_naive_split():
     assert estimates["jordan"].var() <= total_variation**2 / D
 
 
-# -- 5. IKLR on the features -----------------------------------------------------------------------
+# -- 5. orthogonal random features ----------------------------------------------------------------
+
+def test_orthogonal_directions_are_orthonormal_in_blocks_and_each_uniform():
+    d = 3
+    U = orthogonal_directions(np.random.default_rng(0), 30_000, d)
+    blocks = U.reshape(-1, d, d)
+    np.testing.assert_allclose(blocks @ blocks.transpose(0, 2, 1), np.broadcast_to(np.eye(d), blocks.shape),
+                               atol=1e-12)
+    for position in range(d):  # the law of a block's j-th row, each j
+        rows = U[position::d]
+        assert np.abs(rows.mean(0)).max() < 0.02  # (QR's Q without its sign fix: −0.5 or 0.5 on coordinate j)
+        np.testing.assert_allclose(rows.T @ rows / len(rows), np.eye(d) / d, atol=0.015)
+        # uniform on the sphere of R³: each coordinate is uniform on [−1, 1] (Archimedes' hat-box theorem)
+        assert scipy.stats.kstest(rows[:, position], scipy.stats.uniform(-1, 2).cdf).pvalue > 1e-3
+    assert orthogonal_directions(np.random.default_rng(0), 7, d).shape == (7, d)  # last block truncated
+    assert orthogonal_directions(np.random.default_rng(0), 0, d).shape == (0, d)
+
+
+@pytest.mark.parametrize("kernel", [WIDER_SECOND, NARROWER_SECOND])
+@pytest.mark.parametrize("sign", [+1, -1])
+def test_orthogonal_frequencies_keep_the_radial_law_of_their_part(kernel, sign):
+    """Kolmogorov–Smirnov of the radii at each position in the blocks against the CDF of p₊/m₊ or p₋/m₋
+    by quad, and of all of them against iid draws."""
+    d = 3
+    spectrum = DoGSpectrum(dim=d, **kernel)
+    radii = np.linalg.norm(spectrum.sample(np.random.default_rng(1), 20_000, sign, orthogonal=True), axis=1)
+    cdf = radial_cdf(kernel, d, sign, 1.05 * radii.max())
+    for position in range(d):
+        assert scipy.stats.kstest(radii[position::d], cdf).pvalue > 1e-3
+    iid = np.linalg.norm(spectrum.sample(np.random.default_rng(2), 20_000, sign), axis=1)
+    assert scipy.stats.ks_2samp(radii, iid).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("decomposition", ["jordan", "naive"])
+def test_each_part_is_orthogonal_in_blocks_of_d_frequencies(decomposition):
+    """Each part's frequencies, in order, in blocks of d with orthonormal directions (the last block
+    truncated); blocks independent of each other, parts independent of each other."""
+    d, D = 4, 23
+    features = SignedRandomFeatures(**WIDER_SECOND, n_components=D, decomposition=decomposition,
+                                    sampling="orthogonal", random_state=0).fit(np.zeros((1, d)))
+    d_plus = features.n_positive_
+    parts = features.frequencies_[:d_plus], features.frequencies_[d_plus:]
+    assert min(len(part) for part in parts) > d and any(len(part) % d for part in parts)
+    for part in parts:
+        U = part / np.linalg.norm(part, axis=1, keepdims=True)
+        for start in range(0, len(U), d):
+            block = U[start:start + d]
+            np.testing.assert_allclose(block @ block.T, np.eye(len(block)), atol=1e-12)
+        assert abs(U[0] @ U[d]) > 1e-3  # across blocks: no constraint
+    iid = SignedRandomFeatures(**WIDER_SECOND, n_components=D, decomposition=decomposition,
+                               random_state=0).fit(np.zeros((1, d))).frequencies_[:d]
+    U = iid / np.linalg.norm(iid, axis=1, keepdims=True)
+    assert np.abs(U @ U.T - np.eye(d)).max() > 0.1
+
+
+def test_orthogonal_blocks_lower_the_variance_at_short_distances_as_the_theory_says():
+    """Two frequencies of one block, ω₁ ⟂ ω₂ with independent radii R₁, R₂ from their part's law: as
+    cos a cos b = ½[cos(a + b) + cos(a − b)] and ω₁ ± ω₂ has norm √(R₁² + R₂²) and a uniform direction,
+
+        C(t) = Cov(cos ω₁ᵀδ, cos ω₂ᵀδ) = E Ω(√(R₁² + R₂²) t) − (E Ω(Rt))²,   t = ‖δ‖,
+
+    with Ω the characteristic function of a uniform direction (iid pairs: C = 0).  A part's estimate then
+    has variance (mₛ/Dₛ)²(Dₛ V + Pₛ C), V = Var cos ωᵀδ, Pₛ the ordered pairs sharing a block.  To fourth
+    order in t, C = −μ₂²t⁴/(2d²(d + 2)) whatever the radial law (μ₂ = E R²; E R⁴ cancels), so orthogonal
+    blocks lower the variance at short distances: the setting here, the kernel (1, 1, 0.5, 2) in d = 5,
+    D = 40 (D₊ = 30, D₋ = 10: six and two full blocks), six points at distances 0.56 … 1.29 (σ₁ = 1).
+    Over 1500 seeds every off-diagonal entry's variance is below half of iid's (measured 0.23 … 0.29,
+    the closed form 0.23 … 0.28), and both samplings' variances match the closed form (by quadrature over
+    the radial law) within four standard errors.  The gain is not universal: at ‖δ‖ = 3 in d = 2 the same
+    formula gives a ratio of 1.08 for this kernel, measured 1.09 ± 0.03 over 5000 seeds."""
+    d, D, seeds = 5, 40, 1500
+    X = 0.35 * np.random.default_rng(0).normal(size=(6, d))
+    upper = np.triu_indices(6, 1)
+    t = np.linalg.norm(X[:, None] - X[None], axis=-1)[upper]
+    assert 0.3 < t.min() and t.max() < 1.5
+    variances, errors = {}, {}
+    for sampling in ("iid", "orthogonal"):
+        draws = np.array([SignedRandomFeatures(**WIDER_SECOND, n_components=D, sampling=sampling, random_state=seed)
+                          .fit(X).approximate_kernel(X)[upper] for seed in range(seeds)])
+        variances[sampling] = draws.var(0, ddof=1)
+        # the sample variance's standard error, from the fourth central moment
+        errors[sampling] = np.sqrt((np.mean((draws - draws.mean(0)) ** 4, 0) - variances[sampling] ** 2) / seeds)
+    assert (variances["orthogonal"] / variances["iid"]).max() < 0.5
+    d_plus = SignedRandomFeatures(**WIDER_SECOND, n_components=D, random_state=0).fit(X).n_positive_
+    assert (d_plus, D - d_plus) == (30, 10)
+    theory = {"iid": 0.0, "orthogonal": 0.0}
+    for sign, mass, count in zip((+1, -1), DoGSpectrum(dim=d, **WIDER_SECOND).masses(), (d_plus, D - d_plus)):
+        r, w = radial_quadrature(WIDER_SECOND, d, sign)
+        mean = uniform_direction_cf(np.outer(t, r), d) @ w
+        V = (1 + uniform_direction_cf(np.outer(t, 2 * r), d) @ w) / 2 - mean**2
+        pair = uniform_direction_cf(t[:, None, None] * np.hypot(r[:, None], r[None, :]), d)
+        C = np.einsum("tij,i,j->t", pair, w, w) - mean**2
+        assert (C < 0).all()
+        full, rest = divmod(count, d)
+        pairs = full * d * (d - 1) + rest * (rest - 1)
+        theory["iid"] = theory["iid"] + (mass / count) ** 2 * count * V
+        theory["orthogonal"] = theory["orthogonal"] + (mass / count) ** 2 * (count * V + pairs * C)
+    for sampling in theory:
+        assert (np.abs(variances[sampling] - theory[sampling]) < 4 * errors[sampling]).all()
+
+
+# -- 6. IKLR on the features -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("n, D", [(40, 64), (300, 64)], ids=["kernel side", "gram side"])
 def test_the_eigenbasis_is_the_approximate_kernels(n, D):
@@ -279,6 +415,15 @@ def test_seeded_fits_repeat_and_clone(moons):
     assert clone(model).get_params() == model.get_params()
 
 
+def test_orthogonal_sampling_passes_through_and_learns(moons):
+    X, y, X_test, y_test, kernel = moons
+    model = RandomFeaturesIKLR(**kernel, n_components=256, sampling="orthogonal", random_state=0, lam=0.01).fit(X, y)
+    assert model.features_.sampling == "orthogonal" and not model.model_.diverged_
+    block = model.features_.frequencies_[:2]  # d = 2: the positive part's first block
+    np.testing.assert_allclose(block @ block.T, np.diag(np.sum(block**2, 1)), atol=1e-12)
+    assert model.score(X_test, y_test) > max(np.mean(y_test), 1 - np.mean(y_test)) + 0.2
+
+
 def test_predicting_before_fit_is_not_fitted():
     with pytest.raises(NotFittedError):
         RandomFeaturesIKLR(**WIDER_SECOND).decision_function(np.zeros((2, 2)))
@@ -291,6 +436,7 @@ def test_predicting_before_fit_is_not_fitted():
     ({"sigma2": float("nan")}, "sigma2"), ({"sigma2": 1.0, "sigma1": 1.0}, "sigma2"),
     ({"n_components": 0}, "n_components"),
     ({"n_components": 2.5}, "n_components"), ({"decomposition": "hahn"}, "decomposition"), ({"lam": 0.0}, "lam"),
+    ({"sampling": "sobol"}, "sampling"), ({"sampling": None}, "sampling"),
 ])
 def test_bad_parameters_are_named(params, name):
     X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2

@@ -58,6 +58,44 @@ zₛ(x)ᵀzₛ(y) = (mₛ/Dₛ)Σ cos(ωᵀ(x − y)), whose mean is ∫pₛ(ω)
 parts is unbiased for k(x, y) at every D₊, D₋ ≥ 1, and the diagonal is exact (m₊ − m₋ = k(0)).  With
 D = 1 and two parts the one frequency's part is drawn with probability mₛ/(m₊ + m₋) and weighted by
 m₊ + m₋, unbiased too (scikit-learn's checks fit with ``n_components=1``).
+
+Orthogonal random features (``sampling="orthogonal"``).  After Luo, Fang, Yang & Huang, "Towards Unbiased
+Random Features with Lower Variance for Stationary Indefinite Kernels" (IJCNN 2021, arXiv:2104.06204),
+whose "generalized orthogonal random features" carry Yu et al.'s orthogonal random features (NeurIPS
+2016) over to the parts of a signed spectral measure.  What was checked against the paper: only its
+abstract and introduction were readable here (an unbiased estimator with lower variance for stationary
+indefinite kernels); its construction, theorems and experiments were not, so what follows is derived
+here and checked in the tests.  The authors' public MATLAB code (github.com/tomqingo/GORF) was readable
+and differs: the naive split into the two Gaussians, radii by inverse CDF on a grid, and both parts'
+directions from the columns of one Haar matrix of size 2·max(D, d), cut to their first d coordinates and
+renormalized (so not exactly orthogonal).
+
+Here each part's Dₛ frequencies come in blocks of d (the last block truncated): a block's directions are
+the rows of a Haar-distributed orthogonal matrix (:func:`orthogonal_directions`), its radii independent
+draws from the part's radial law as above (naive split: √χ²_d/σⱼ).  A row of a Haar matrix is uniform on
+the sphere and independent of the radii, so every frequency keeps the law pₛ/mₛ: the estimate stays
+unbiased and the diagonal exact; only frequencies of one block are coupled.
+
+Variance.  In a block ω₁ ⟂ ω₂ with independent radii R₁, R₂; as cos a cos b = ½[cos(a + b) + cos(a − b)]
+and ω₁ ± ω₂ has norm √(R₁² + R₂²) and a uniform direction,
+
+    C(δ) = Cov(cos ω₁ᵀδ, cos ω₂ᵀδ) = E Ω_d(√(R₁² + R₂²)‖δ‖) − (E Ω_d(R‖δ‖))²,
+
+Ω_d(s) = E cos(s·u₁) for u uniform on the sphere, and a part's estimate has variance
+(mₛ/Dₛ)²(Dₛ·Var cos ωᵀδ + Pₛ·C), Pₛ the ordered pairs sharing a block (iid draws: no C term).  With
+Ω_d(s) = 1 − s²/(2d) + s⁴/(8d(d + 2)) − …, C = −μ₂²‖δ‖⁴/(2d²(d + 2)) + O(‖δ‖⁶) for every radial law
+(μ₂ = E R²; E R⁴ cancels): at short distances orthogonal blocks lower the variance, whatever the part.
+Measured (kernel (1, 1, 0.5, 2), d = 5, D = 40, 1500 seeds): 0.23–0.29 of iid's variance per entry at
+distances 0.56–1.29, as the closed form gives (0.23–0.28); in d = 3 (D = 12) at distances up to 1,
+0.4–0.5 for that kernel and 0.23–0.32 for (1, 2, 0.5, 1).  At long distances the ratio returns to about
+1 and can exceed it: 1.09 ± 0.03 at ‖δ‖ = 3 in d = 2 (D = 8), as the closed form predicts (1.08), so the
+gain is not universal.
+
+Why the two parts are not coupled in one orthogonal frame: by the same expansion an orthogonal pair
+across the parts has covariance −μ₂₊μ₂₋‖δ‖⁴/(2d²(d + 2)) < 0 at short distances, which the difference
+z₊ᵀz₊ − z₋ᵀz₋ turns into added variance; the parts are drawn independently, each in its own blocks.
+Cost: a QR factorization of a d × d matrix per block, O(D·d²) for the draw instead of O(D·d); the features
+and everything after them cost the same.
 """
 
 from __future__ import annotations
@@ -72,6 +110,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.kernels import block_rows, pairwise
 
 DECOMPOSITIONS = ("jordan", "naive")
+SAMPLINGS = ("iid", "orthogonal")
 # A part of the Jordan decomposition lighter than this share of a₁ + a₂ is dropped: its
 # contribution to any kernel value is at most its mass, and sampling it by rejection would take
 # a/m proposals per frequency (a part of mass ~1e-16 is round-off of the closed form, near the
@@ -158,12 +197,33 @@ class DoGSpectrum:
             found += kept.size
         return np.concatenate(radii)[:count] if radii else np.empty(0)
 
-    def sample(self, rng: np.random.Generator, count: int, sign: int) -> np.ndarray:
-        """``count`` frequencies ω (rows) from p₊/m₊ or p₋/m₋: the radii of :meth:`sample_radii`, uniform directions."""
+    def sample(self, rng: np.random.Generator, count: int, sign: int, orthogonal: bool = False) -> np.ndarray:
+        """``count`` frequencies ω (rows) from p₊/m₊ or p₋/m₋: the radii of :meth:`sample_radii`, uniform
+        directions, independent (``orthogonal=False``) or orthonormal in blocks of ``dim`` rows
+        (:func:`orthogonal_directions`); each row has the same law either way."""
         radii = self.sample_radii(rng, count, sign)
+        if orthogonal:
+            return orthogonal_directions(rng, count, self.dim) * radii[:, None]
         directions = rng.standard_normal((count, self.dim))
         directions /= np.linalg.norm(directions, axis=1, keepdims=True)
         return directions * radii[:, None]
+
+
+def orthogonal_directions(rng: np.random.Generator, count: int, dim: int) -> np.ndarray:
+    """``count`` unit rows, each uniform on the sphere, the rows of consecutive blocks of ``dim`` orthonormal.
+
+    Block by block the rows of a Haar-distributed orthogonal matrix (the last block its first rows): Q of
+    the QR factorization of a standard normal matrix, its columns' signs set so that R has a positive
+    diagonal.  Without that fix Q's law follows LAPACK's sign convention and is not Haar (Mezzadri,
+    "How to generate random matrices from the classical compact groups", 2007); with it Q is, so each
+    row is uniform on the sphere, which is what keeps every frequency's marginal law.
+    """
+    if count == 0:
+        return np.empty((0, dim))
+    blocks = -(-count // dim)
+    Q, R = np.linalg.qr(rng.standard_normal((blocks, dim, dim)))
+    Q = Q * np.sign(np.diagonal(R, axis1=1, axis2=2))[:, None, :]  # column j times sign(R_jj)
+    return np.swapaxes(Q, 1, 2).reshape(blocks * dim, dim)[:count]  # Q's columns as rows
 
 
 class SignedRandomFeatures:
@@ -180,6 +240,13 @@ class SignedRandomFeatures:
     decomposition : {"jordan", "naive"}, default="jordan"
         The parts the frequencies are drawn from: the Jordan decomposition p₊ = max(p, 0),
         p₋ = max(−p, 0) (least total variation), or the naive a₁φ₁ and a₂φ₂.
+    sampling : {"iid", "orthogonal"}, default="iid"
+        How each part's frequencies are coupled: independent, or orthogonal random features (blocks of
+        d = n_features_in_ frequencies with exactly orthonormal directions and independent radii, the last
+        block truncated; after Luo et al., arXiv:2104.06204, see the module).  The same law per frequency,
+        so the same mean; a lower variance at short distances (0.23–0.29 of iid's per entry in d = 5 at
+        distances up to 1.3σ₁; about 1, at most 1.09 measured, from ‖δ‖ ≈ 3σ₁ on), at O(D·d²) for the QR
+        factorizations instead of O(D·d).
     random_state : int or None
 
     Attributes
@@ -197,13 +264,15 @@ class SignedRandomFeatures:
     n_features_in_ : int
     """
 
-    def __init__(self, *, a1, sigma1, a2, sigma2, n_components=500, decomposition="jordan", random_state=None):
+    def __init__(self, *, a1, sigma1, a2, sigma2, n_components=500, decomposition="jordan", sampling="iid",
+                 random_state=None):
         self.a1 = a1
         self.sigma1 = sigma1
         self.a2 = a2
         self.sigma2 = sigma2
         self.n_components = n_components
         self.decomposition = decomposition
+        self.sampling = sampling
         self.random_state = random_state
 
     def spectrum(self, dim: int) -> DoGSpectrum:
@@ -233,6 +302,9 @@ class SignedRandomFeatures:
         if self.decomposition not in DECOMPOSITIONS:
             raise KreinbenchError(f"SignedRandomFeatures: parameter decomposition={self.decomposition!r} must be one "
                                   f"of {DECOMPOSITIONS}")
+        if not isinstance(self.sampling, str) or self.sampling not in SAMPLINGS:
+            raise KreinbenchError(f"SignedRandomFeatures: parameter sampling={self.sampling!r} must be one of "
+                                  f"{SAMPLINGS}")
         rng = np.random.default_rng(self.random_state)
         if self.decomposition == "jordan":
             m_plus, m_minus = spectrum.masses()
@@ -249,8 +321,14 @@ class SignedRandomFeatures:
             d_plus = min(max(round(D * m_plus / (m_plus + m_minus)), 1), D - 1)
         else:
             d_plus = D if m_plus > 0 else 0
+        orthogonal = self.sampling == "orthogonal"
         if self.decomposition == "jordan":
-            parts = [spectrum.sample(rng, d_plus, +1), spectrum.sample(rng, D - d_plus, -1)]
+            # the two parts are drawn independently, each in its own orthogonal blocks (see the module)
+            parts = [spectrum.sample(rng, d_plus, +1, orthogonal), spectrum.sample(rng, D - d_plus, -1, orthogonal)]
+        elif orthogonal:  # N(0, σ⁻²I): radius √χ²_d/σ, uniform direction
+            parts = [orthogonal_directions(rng, count, spectrum.dim)
+                     * (np.sqrt(rng.chisquare(spectrum.dim, count)) / sigma)[:, None]
+                     for count, sigma in ((d_plus, spectrum.sigma1), (D - d_plus, spectrum.sigma2))]
         else:
             parts = [rng.standard_normal((d_plus, X.shape[1])) / spectrum.sigma1,
                      rng.standard_normal((D - d_plus, X.shape[1])) / spectrum.sigma2]

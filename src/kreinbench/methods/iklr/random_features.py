@@ -77,6 +77,12 @@ class RandomFeaturesIKLR(NystromModel):
         suits every scale of the rows (NystromIKLR's ``kernel`` has none either).
     n_components, decomposition, random_state
         The random features' (:class:`kreinbench.linalg.random_features.SignedRandomFeatures`).
+    sampling : {"iid", "orthogonal"}, default="iid"
+        The random features' too: "orthogonal" draws each part's frequencies in blocks of d with
+        orthonormal directions (orthogonal random features, after arXiv:2104.06204), the same unbiased
+        K̃ with a lower variance at short distances (about 4 times lower per entry in d = 5 at distances
+        up to 1.3σ₁, 2–4 times in d = 3; about the same from ‖δ‖ ≈ 3σ₁ on, 9 % higher in one case), at
+        O(D·d²) for the draw.
     lam, tau, eps, max_outer, max_inner
         The model's (:class:`KreinLogisticRegression`; ``tau`` as IKLR's, on the scale of K̃'s eigenvalues).
 
@@ -93,14 +99,15 @@ class RandomFeaturesIKLR(NystromModel):
     classes_ : ndarray of shape (2,)
     """
 
-    def __init__(self, *, a1, sigma1, a2, sigma2, n_components=500, decomposition="jordan", random_state=None,
-                 lam=1.0, tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
+    def __init__(self, *, a1, sigma1, a2, sigma2, n_components=500, decomposition="jordan", sampling="iid",
+                 random_state=None, lam=1.0, tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
         self.a1 = a1
         self.sigma1 = sigma1
         self.a2 = a2
         self.sigma2 = sigma2
         self.n_components = n_components
         self.decomposition = decomposition
+        self.sampling = sampling
         self.random_state = random_state
         self.lam = lam
         self.tau = tau
@@ -114,7 +121,7 @@ class RandomFeaturesIKLR(NystromModel):
         X, _ = self._rows_and_labels(X, y)
         self.features_ = SignedRandomFeatures(a1=self.a1, sigma1=self.sigma1, a2=self.a2, sigma2=self.sigma2,
                                               n_components=self.n_components, decomposition=self.decomposition,
-                                              random_state=self.random_state)
+                                              sampling=self.sampling, random_state=self.random_state)
         Phi = self.features_.fit_transform(X)
         P, self.eigenvalues_ = krein_eigenbasis(Phi, self.features_.signature_)
         self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
