@@ -15,10 +15,11 @@ from sklearn.datasets import make_moons
 from sklearn.exceptions import NotFittedError
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.implicit_kernel import ImplicitKernel
+from kreinbench.linalg.kernels import dog, resolve_params
 from kreinbench.linalg.random_features import (
     DoGSpectrum,
     SignedRandomFeatures,
-    difference_of_gaussians,
     orthogonal_directions,
 )
 from kreinbench.methods import IKLR
@@ -107,8 +108,8 @@ def test_the_kernel_is_the_difference_of_two_gaussians_and_exactly_symmetric():
     X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
     d2 = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
     expected = np.exp(-d2 / 2) - 0.5 * np.exp(-d2 / 8)
-    np.testing.assert_allclose(difference_of_gaussians(X, Y, **WIDER_SECOND), expected, rtol=1e-12, atol=1e-15)
-    K = difference_of_gaussians(X, **WIDER_SECOND)
+    np.testing.assert_allclose(dog(X, Y, **WIDER_SECOND), expected, rtol=1e-12, atol=1e-15)
+    K = dog(X, **WIDER_SECOND)
     assert np.array_equal(K, K.T) and np.allclose(np.diag(K), 0.5)
 
 
@@ -124,7 +125,7 @@ def test_the_kernel_is_the_difference_of_two_gaussians_and_exactly_symmetric():
 def test_the_spectral_measure_says_where_the_kernel_is_definite(kernel, d, negative_mass, indefinite_sample):
     m_plus, m_minus = DoGSpectrum(dim=d, **kernel).masses()
     assert (m_minus > 0) == negative_mass
-    mu = np.linalg.eigvalsh(difference_of_gaussians(np.random.default_rng(0).normal(size=(200, d)), **kernel))
+    mu = np.linalg.eigvalsh(dog(np.random.default_rng(0).normal(size=(200, d)), **kernel))
     assert (mu[0] < -1e-3 * mu[-1]) == indefinite_sample
     if not negative_mass:
         assert mu[0] > -1e-10 * mu[-1]
@@ -197,7 +198,7 @@ def test_the_estimate_is_unbiased(decomposition, D, sampling):
     part is drawn, and weighted by the total variation.  Orthogonal blocks (d = 3, each part's last block
     truncated at D = 16) couple the frequencies but leave each one's law, hence the mean, unchanged."""
     X = np.random.default_rng(0).normal(size=(8, 3))
-    K = difference_of_gaussians(X, **WIDER_SECOND)
+    K = dog(X, **WIDER_SECOND)
     draws = np.array([SignedRandomFeatures(**WIDER_SECOND, n_components=D, decomposition=decomposition,
                                            sampling=sampling, random_state=seed).fit(X).approximate_kernel(X)
                       for seed in range(3000)])
@@ -210,7 +211,7 @@ def test_the_estimate_is_unbiased(decomposition, D, sampling):
 
 def test_the_error_falls_as_one_over_the_square_root_of_d():
     X = np.random.default_rng(0).normal(size=(60, 3))
-    K = difference_of_gaussians(X, **WIDER_SECOND)
+    K = dog(X, **WIDER_SECOND)
     Ds = 2 ** np.arange(6, 13)  # 64 … 4096
     errors = [np.mean([np.linalg.norm(SignedRandomFeatures(**WIDER_SECOND, n_components=int(D), random_state=seed)
                                       .fit(X).approximate_kernel(X) - K) for seed in range(4)]) for D in Ds]
@@ -224,7 +225,7 @@ def test_the_jordan_decomposition_has_less_variance_than_the_naive_split():
     """Two strongly overlapping Gaussians: total variation 0.30 (Jordan) against a₁ + a₂ = 1.8 (naive).
     Both unbiased; Jordan's variance far lower and within the bound (m₊ + m₋)²/D."""
     X = np.array([[0.0, 0.0, 0.0], [0.8, 0.3, -0.4]])
-    exact = difference_of_gaussians(X, **OVERLAPPING)[0, 1]
+    exact = dog(X, **OVERLAPPING)[0, 1]
     D, seeds = 32, 2000
     estimates = {}
     for decomposition in ("jordan", "naive"):
@@ -375,11 +376,11 @@ def moons():
 
 def test_the_fit_approaches_exact_iklr_on_the_kernel_as_d_grows(moons):
     X, y, X_test, y_test, kernel = moons
-    K = difference_of_gaussians(X, **kernel)
+    K = dog(X, **kernel)
     assert np.linalg.eigvalsh(K)[0] > -1e-8
     lam = 0.01
     exact = IKLR(solver="cccp-lbfgs", lam=lam, eps=1e-6).fit(K, y)
-    scores = exact.decision_function(difference_of_gaussians(X_test, X, **kernel))
+    scores = exact.decision_function(dog(X_test, X, **kernel))
     errors = {}
     for D in (256, 4096):
         fits = [RandomFeaturesIKLR(**kernel, n_components=D, random_state=seed, lam=lam, eps=1e-6).fit(X, y)
@@ -442,3 +443,74 @@ def test_bad_parameters_are_named(params, name):
     X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2
     with pytest.raises(KreinbenchError, match=f"parameter {name}"):
         RandomFeaturesIKLR(**{**WIDER_SECOND, **params}).fit(X, y)
+
+
+def test_an_implicit_dog_kernel_gives_the_rows_and_the_kernel(moons):
+    """The pipeline's input (``{type: dog, storage: implicit}``): the same fit as on the rows with the
+    kernel's parameters; a parameter given that differs, another kernel type, or rows without the
+    parameters are refused by name."""
+    X, y, X_test, y_test, kernel = moons
+    params = resolve_params({"type": "dog", **kernel}, X.shape[1])
+    on_rows = RandomFeaturesIKLR(**kernel, n_components=64, random_state=3, lam=0.01).fit(X, y)
+    implicit = RandomFeaturesIKLR(n_components=64, random_state=3, lam=0.01).fit(ImplicitKernel(params, X), y)
+    assert implicit.kernel_params_ == kernel
+    np.testing.assert_array_equal(implicit.coef_, on_rows.coef_)
+    np.testing.assert_array_equal(implicit.decision_function(ImplicitKernel(params, X_test, X)),
+                                  on_rows.decision_function(X_test))
+    assert RandomFeaturesIKLR().takes_implicit_kernel("dog") and not RandomFeaturesIKLR().takes_implicit_kernel("rbf")
+    with pytest.raises(KreinbenchError, match=r"parameters \{'sigma1': 0.5\} differ"):
+        RandomFeaturesIKLR(sigma1=0.5).fit(ImplicitKernel(params, X), y)
+    with pytest.raises(KreinbenchError, match="is of type 'rbf'"):
+        RandomFeaturesIKLR().fit(ImplicitKernel(resolve_params({"type": "rbf", "sigma": 1.0}, 2), X), y)
+    with pytest.raises(KreinbenchError, match="needs the kernel's parameters a1, sigma1, a2, sigma2"):
+        RandomFeaturesIKLR().fit(X, y)
+
+
+def test_a_config_runs_it_with_a_cv_on_an_implicit_dog_kernel(moons, tmp_path):
+    """The kernel and fit stages as a config runs them (a λ grid by 3-fold CV): no kernel matrix is
+    stored, and the CV's choice and the final fit are those of scikit-learn's GridSearchCV-free
+    reference: the same folds fitted on the rows by hand."""
+    from kreinbench.data.split import Split, write_split  # noqa: PLC0415
+    from kreinbench.methods.selection import stratified_folds  # noqa: PLC0415
+    from kreinbench.pipeline import fit_records  # noqa: PLC0415
+    from kreinbench.pipeline.stages import fit as fit_stage  # noqa: PLC0415
+    from kreinbench.pipeline.stages import kernel as kernel_stage  # noqa: PLC0415
+
+    X, y, X_test, y_test, kernel = moons
+    split = tmp_path / "rep1.h5"
+    write_split(Split(X_train=X, y_train=y, X_test=X_test, y_test=y_test, train_index=np.arange(100),
+                      test_index=np.arange(100, 200), attrs={"seed": 5}), split, provenance={})
+    kernel_file = tmp_path / "dog.h5"
+    kernel_stage.kernel(split=str(split), specs={"dog": {"type": "dog", **kernel, "storage": "implicit"}},
+                        kernels=[str(kernel_file)])
+    assert kernel_file.stat().st_size < 20_000
+    spec = {"estimator": "RandomFeaturesIKLR", "kernel": "dog", "params": {"n_components": 64, "random_state": 3},
+            "grid": {"lam": [1e-3, 0.01, 0.1]}}
+    record_file = tmp_path / "record.json"
+    fit_stage.fit(dataset="moons", method="rf-iklr", rep=1, spec=spec, cv_members={}, cv_folds=3, split=str(split),
+                  kernels=[str(kernel_file)], record=str(record_file))
+    record = fit_records.read(str(record_file))
+    by_hand = {}
+    for lam in spec["grid"]["lam"]:
+        scores = [RandomFeaturesIKLR(**kernel, n_components=64, random_state=3, lam=lam).fit(X[tr], y[tr])
+                  .score(X[va], y[va]) for tr, va in stratified_folds(y, 3, 5)]
+        by_hand[lam] = np.mean(scores)
+    best = max(by_hand, key=by_hand.get)  # the first of equal means, as the CV's tie rule
+    assert record["params"] == {"lam": best} and record["cv_accuracy"] == pytest.approx(by_hand[best], abs=1e-12)
+    final = RandomFeaturesIKLR(**kernel, n_components=64, random_state=3, lam=best).fit(X, y)
+    assert record["accuracy"] == pytest.approx(final.score(X_test, y_test), abs=1e-12) and record["accuracy"] > 0.8
+
+
+def test_the_plan_refuses_it_on_a_kernel_matrix_or_another_kernel_type():
+    from kreinbench.pipeline import plan  # noqa: PLC0415
+
+    def config(kernel):
+        return {"datasets": ["heart"], "repetitions": 1, "cv_folds": 3, "kernels": {"k": kernel},
+                "methods": {"rf": {"estimator": "RandomFeaturesIKLR", "kernel": "k", "grid": {"lam": [0.1, 1]}}}}
+
+    dog_kernel = {"type": "dog", "a2": 0.5, "sigma1_factor": 0.4, "sigma2_factor": 0.2}
+    plan.check_config(config({**dog_kernel, "storage": "implicit"}))
+    with pytest.raises(KreinbenchError, match="config methods.rf: RandomFeaturesIKLR fits on rows: .*storage: implicit"):
+        plan.check_config(config(dog_kernel))
+    with pytest.raises(KreinbenchError, match="config methods.rf: .*needs the kernel matrix"):
+        plan.check_config(config({"type": "rbf", "sigma": 1.0, "storage": "implicit"}))

@@ -107,7 +107,7 @@ import numpy as np
 import scipy.special
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.linalg.kernels import block_rows, pairwise
+from kreinbench.linalg.kernels import block_rows
 
 DECOMPOSITIONS = ("jordan", "naive")
 SAMPLINGS = ("iid", "orthogonal")
@@ -118,24 +118,6 @@ SAMPLINGS = ("iid", "orthogonal")
 NEGLIGIBLE_MASS = 1e-6
 # Proposals per rejection round at most (radii only: 8 MB).
 MAX_PROPOSALS = 1 << 20
-
-
-def difference_of_gaussians(X, Y=None, *, a1: float, sigma1: float, a2: float, sigma2: float) -> np.ndarray:
-    """k(X[i], Y[j]) = a₁ exp(−‖x−y‖²/(2σ₁²)) − a₂ exp(−‖x−y‖²/(2σ₂²)) (``Y=None``: Y = X, exactly symmetric)."""
-    X = np.asarray(X, dtype=float)
-    Y = X if Y is None else np.asarray(Y, dtype=float)
-    if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1]:
-        raise KreinbenchError(f"difference_of_gaussians: X and Y must be 2-d with as many columns, got shapes "
-                              f"{X.shape} and {Y.shape}")
-    if not (np.isfinite(X).all() and np.isfinite(Y).all()):
-        raise KreinbenchError("difference_of_gaussians: X or Y contains NaN or infinite values")
-    from scipy.spatial.distance import cdist  # noqa: PLC0415 (as kernels.py: scipy.spatial is slow to import)
-
-    def block(a, b):
-        d2 = cdist(a, b, "sqeuclidean")
-        return a1 * np.exp(d2 / (-2.0 * sigma1**2)) - a2 * np.exp(d2 / (-2.0 * sigma2**2))
-
-    return pairwise(block, X, Y, symmetric=Y is X, elements_per_pair=2)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,11 @@ _MODULES = {
 # for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix), and any
 # estimator on rows with its kernel as a parameter (OnFeatures, for scikit-learn's tools).
 _LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM",
-                 "OnFeatures", "RandomFeaturesIKLR")
+                 "OnFeatures")
+# Estimators on rows that a config runs on an implicit kernel of their own type (``storage:
+# implicit``), from which they take the rows and the kernel's parameters: config estimators, but not
+# in ESTIMATORS, whose members take kernel matrices.
+ON_IMPLICIT_KERNEL = ("RandomFeaturesIKLR",)
 
 
 def __getattr__(name: str) -> type:
@@ -59,7 +63,7 @@ class _Classifiers(Mapping):
     """Classifier classes by the name a config's ``estimator:`` key uses, each imported on lookup
     (not the library-only ones)."""
 
-    _names = tuple(name for name in _MODULES if name not in _LIBRARY_ONLY)
+    _names = tuple(name for name in _MODULES if name not in _LIBRARY_ONLY + ON_IMPLICIT_KERNEL)
 
     def __getitem__(self, name: str) -> type:
         if name not in self._names:
@@ -85,6 +89,8 @@ def estimator_class(name: str, where: str = "estimator") -> type:
     takes one class and one config entry and no edit of kreinbench."""
     if name in ESTIMATORS:
         return ESTIMATORS[name]
+    if name in ON_IMPLICIT_KERNEL:
+        return __getattr__(name)
     module, _, attribute = name.partition(":")
     if not module or not attribute:
         raise KreinbenchError(f"{where}: unknown estimator {name!r}; known: {sorted(ESTIMATORS)}, "

@@ -15,7 +15,7 @@ from kreinbench.atomic import sha256_file
 from kreinbench.data.registry import check_scaler_fit, dataset_entry, load_registry, spec_from_entry
 from kreinbench.errors import KreinbenchError, did_you_mean, raise_together
 from kreinbench.linalg.spectrum import KINDS, covering_kind
-from kreinbench.methods import estimator_class
+from kreinbench.methods import ON_IMPLICIT_KERNEL, estimator_class
 from kreinbench.methods.base import KernelModel
 from kreinbench.pipeline.paths import fit_path, kernel_path, spectrum_path, split_path
 
@@ -293,9 +293,12 @@ def check_implicit_kernel(config: dict, name: str) -> None:
     (:func:`kreinbench.linalg.implicit_kernel.fold_kernels`)."""
     spec = config["methods"][name]
     kernel = config["kernels"][spec["kernel"]]
-    if kernel.get("storage") != "implicit":
-        return
     where = f"config methods.{name}"
+    if kernel.get("storage") != "implicit":
+        if spec["estimator"] in ON_IMPLICIT_KERNEL:
+            raise KreinbenchError(f"{where}: {spec['estimator']} fits on rows: its kernel {spec['kernel']!r} must "
+                                  "have storage: implicit (the fit takes the rows and the kernel's parameters from it)")
+        return
     estimator = estimator_class(spec["estimator"], f"{where}.estimator")(**spec.get("params", {}))
     if not getattr(estimator, "takes_implicit_kernel", lambda kind: False)(kernel["type"]):
         raise KreinbenchError(f"{where}: {spec['estimator']} with params {spec.get('params', {})} needs the kernel "

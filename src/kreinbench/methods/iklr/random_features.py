@@ -35,6 +35,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.implicit_kernel import is_implicit
 from kreinbench.methods.base import fitted_only
 from kreinbench.methods.iklr.features import KreinLogisticRegression, NystromModel
 
@@ -64,17 +66,24 @@ def krein_eigenbasis(Phi: np.ndarray, signature: np.ndarray) -> tuple[np.ndarray
     return signature[:, None] * PhiT_V[:, kept] * (np.sign(mu) / np.sqrt(np.abs(mu))), mu
 
 
+DOG_PARAMETERS = ("a1", "sigma1", "a2", "sigma2")
+
+
 class RandomFeaturesIKLR(NystromModel):
     """IKLR with the difference-of-Gaussians kernel on signed random features of the raw rows.
 
-    ``fit(X, y)`` and ``decision_function(X_test)`` take feature rows, never a kernel matrix.
+    ``fit(X, y)`` and ``decision_function(X_test)`` take feature rows, never a kernel matrix, or an
+    implicit ``dog`` kernel (:class:`~kreinbench.linalg.implicit_kernel.ImplicitKernel`), whose rows
+    and parameters are then used: a config runs it on a kernel ``{type: dog, storage: implicit}``,
+    and its CV hands each fold the fold's rows so (nothing n × n is ever formed).
 
     Parameters
     ----------
-    a1, sigma1, a2, sigma2 : float
+    a1, sigma1, a2, sigma2 : float or None, default=None
         The kernel a₁ exp(−‖x−y‖²/(2σ₁²)) − a₂ exp(−‖x−y‖²/(2σ₂²))
-        (:func:`kreinbench.linalg.random_features.difference_of_gaussians`); no defaults, as no width
-        suits every scale of the rows (NystromIKLR's ``kernel`` has none either).
+        (:func:`kreinbench.linalg.kernels.dog`); required with feature rows (no width suits every
+        scale of the rows: NystromIKLR's ``kernel`` has no default either), taken from an implicit
+        kernel (a value given here must then equal the kernel's).
     n_components, decomposition, random_state
         The random features' (:class:`kreinbench.linalg.random_features.SignedRandomFeatures`).
     sampling : {"iid", "orthogonal"}, default="iid"
@@ -93,14 +102,18 @@ class RandomFeaturesIKLR(NystromModel):
         Fitted on the eigenbasis Ψ = ΦP (see :func:`krein_eigenbasis`).
     eigenvalues_ : ndarray of shape (r,)
         μ, the nonzero eigenvalues of K̃ = Φ S Φᵀ on the training rows.
+    kernel_params_ : dict
+        The kernel's a1, sigma1, a2, sigma2 used.
     coef_ : ndarray of shape (2D,)
         P @ model_.coef_, the weights on the random features: decision φ(x)ᵀ coef_ + intercept_.
     intercept_ : float
     classes_ : ndarray of shape (2,)
+    n_iter_, stationarity_, tau_, diverged_, history_
+        ``model_``'s (:class:`KreinLogisticRegression`).
     """
 
-    def __init__(self, *, a1, sigma1, a2, sigma2, n_components=500, decomposition="jordan", sampling="iid",
-                 random_state=None, lam=1.0, tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
+    def __init__(self, *, a1=None, sigma1=None, a2=None, sigma2=None, n_components=500, decomposition="jordan",
+                 sampling="iid", random_state=None, lam=1.0, tau=None, eps=1e-4, max_outer=2000, max_inner=10000):
         self.a1 = a1
         self.sigma1 = sigma1
         self.a2 = a2
@@ -115,26 +128,62 @@ class RandomFeaturesIKLR(NystromModel):
         self.max_outer = max_outer
         self.max_inner = max_inner
 
+    # The pipeline's protocol (kreinbench.methods.base.KernelModel): no spectrum, and the rows come in
+    # the implicit kernel rather than as a separate argument.
+    needs_spectrum = False
+    needs_features = False
+
+    def takes_implicit_kernel(self, kernel_type: str) -> bool:
+        """An implicit kernel of type ``dog`` gives the rows and the kernel (the pipeline's input)."""
+        return kernel_type == "dog"
+
+    def _kernel_and_rows(self, X) -> tuple[dict, object]:
+        """The DoG parameters and the rows: from an implicit ``dog`` kernel, or this model's with rows."""
+        given = {name: getattr(self, name) for name in DOG_PARAMETERS}
+        if not is_implicit(X):
+            missing = [name for name, value in given.items() if value is None]
+            if missing:
+                raise KreinbenchError(f"{type(self).__name__} on feature rows needs the kernel's parameters "
+                                      f"{', '.join(missing)} (or an implicit dog kernel as input)")
+            return given, X
+        if X.params["type"] != "dog":
+            raise KreinbenchError(f"{type(self).__name__} samples the DoG kernel's spectral measure; "
+                                  f"{X.name} is of type {X.params['type']!r}")
+        kernel = {name: X.params[name] for name in DOG_PARAMETERS}
+        differ = {name: value for name, value in given.items() if value is not None and value != kernel[name]}
+        if differ:
+            raise KreinbenchError(f"{type(self).__name__}: parameters {differ} differ from those of {X.name} "
+                                  f"({kernel}); leave them None to take the kernel's")
+        return kernel, X.X_rows
+
     def fit(self, X, y):
         from kreinbench.linalg.random_features import SignedRandomFeatures  # noqa: PLC0415 (as NystromModel's)
 
+        self.kernel_params_, X = self._kernel_and_rows(X)
         X, _ = self._rows_and_labels(X, y)
-        self.features_ = SignedRandomFeatures(a1=self.a1, sigma1=self.sigma1, a2=self.a2, sigma2=self.sigma2,
-                                              n_components=self.n_components, decomposition=self.decomposition,
-                                              sampling=self.sampling, random_state=self.random_state)
+        self.features_ = SignedRandomFeatures(**self.kernel_params_, n_components=self.n_components,
+                                              decomposition=self.decomposition, sampling=self.sampling,
+                                              random_state=self.random_state)
         Phi = self.features_.fit_transform(X)
         P, self.eigenvalues_ = krein_eigenbasis(Phi, self.features_.signature_)
         self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
                                               max_inner=self.max_inner)
         self.model_.fit(Phi @ P, y, eigenvalues=self.eigenvalues_)
         self.classes_, self.intercept_ = self.model_.classes_, self.model_.intercept_
+        # The solver's diagnostics, as the pipeline records every fit's
+        for name in ("n_iter_", "stationarity_", "tau_", "diverged_", "history_"):
+            setattr(self, name, getattr(self.model_, name))
         self.coef_ = P @ self.model_.coef_
         return self
 
     def decision_function(self, X):
-        """Scores of the rows ``X``, in row blocks (no n_test × 2D feature matrix)."""
+        """Scores of the rows ``X`` (or of an implicit test kernel's rows), in row blocks (no n_test × 2D
+        feature matrix)."""
+        return self._row_scores(X.X_rows if is_implicit(X) else X)
+
+    def _row_scores(self, X):
         from sklearn.utils.validation import check_array  # noqa: PLC0415
 
         return self.features_.linear_scores(check_array(X, dtype=np.float64), self.coef_) + self.intercept_
 
-    decision_function = fitted_only(decision_function, "coef_")
+    _row_scores = fitted_only(_row_scores, "coef_")
