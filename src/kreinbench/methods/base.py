@@ -391,6 +391,10 @@ class KernelClassifierMixin(KernelModel):
 
     def predict(self, K_cross, *args):
         scores = self.decision_function(K_cross, *args)
+        if not isinstance(scores, np.ndarray):  # an array API array (a GPU's): labels are the host's
+            from kreinbench.linalg.arrays import to_numpy  # noqa: PLC0415 (array_api_compat only off NumPy)
+
+            scores = to_numpy(scores)
         return np.where(scores >= 0, self.classes_[1], self.classes_[0])
 
     def score(self, K_cross, y, *args) -> float:

@@ -30,6 +30,7 @@ for the diagnostics of the history.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import Callable, NamedTuple
 
@@ -44,6 +45,7 @@ from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 from kreinbench.methods.base import (
     ConvergenceWarning,
     RunawayWarning,
+    binary_labels,
     check_choice,
     check_int,
     check_positive,
@@ -52,7 +54,7 @@ from kreinbench.methods.base import (
 )
 from kreinbench.methods.iklr import inner as iklr_inner
 from kreinbench.methods.iklr import lockstep as iklr_lockstep
-from kreinbench.methods.iklr.inner import Point, Subproblem
+from kreinbench.methods.iklr.inner import Point, Subproblem, norm
 from kreinbench.methods.solvers.logistic import KernelLogisticMixin, LogisticKernelLoss
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,9 @@ SOLVERS = {
 }
 # Exact CCCP: every subproblem solved, so the iterates do not depend on the inner solver.
 EXACT_SOLVERS = ("cccp-gd", "cccp-lbfgs")
+# The solvers whose inner loops run on any array API namespace (a GPU's): the GD ones.
+ARRAY_API_INNER = ("gd-printed", "gd-mm17", "gd-exact")
+ARRAY_API_SOLVERS = tuple(name for name, d in SOLVERS.items() if d["inner"] in ARRAY_API_INNER)
 SPLITS = {"eigen", "shift"}
 INITS = {"zeros", "ones", "minus_ones", "uniform"}
 # MM'17's ε when Theorem 1 allows none (its bound is negative): a stated, not derived, value.
@@ -254,7 +259,7 @@ class IKLR(KernelLogisticMixin):
         for name in ("eps", "max_outer", "eta", "rho"):
             if getattr(self, name) is not None:
                 p[name] = getattr(self, name)
-        p["lam"] = check_positive("lam", self.lam)
+        p["lam"] = float(check_positive("lam", self.lam))
         if p["eps"] is not None:
             p["eps"] = check_positive("eps", p["eps"], allow_zero=True)
         p["max_outer"] = check_int("max_outer", p["max_outer"], minimum=1)
@@ -320,10 +325,11 @@ class IKLR(KernelLogisticMixin):
     @staticmethod
     def _kminus(mu_neg, V_neg, tau):
         """K₋ as a function v ↦ K₋v costing O(n·#negative), never an n×n product."""
-        if mu_neg.size == 0:
+        if mu_neg.shape[0] == 0:
             return lambda v: tau * v
         # v may be a vector or a matrix of column vectors (the lock-step λ path).
-        return lambda v: tau * v + V_neg @ ((-mu_neg).reshape((-1,) + (1,) * (v.ndim - 1)) * (V_neg.T @ v))
+        weights = -mu_neg
+        return lambda v: tau * v + V_neg @ ((weights if v.ndim == 1 else weights[:, None]) * (V_neg.T @ v))
 
     # -- fitting ----------------------------------------------------------------------------
     def fit(self, K, y, *, spectrum: Spectrum | None = None):
@@ -333,8 +339,37 @@ class IKLR(KernelLogisticMixin):
         cached one); otherwise what the split needs is computed here.
         """
         p = self._validated()
+        if not isinstance(K, np.ndarray) and hasattr(K, "__array_namespace__"):
+            return self._fit_array_api(K, y, spectrum, p)
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         return self._fit(K, y_pm, self._spectral_step(K, p["split"], spectrum), p)
+
+    def _fit_array_api(self, K, y, spectrum, p: dict):
+        """The fit on an array API array (a PyTorch or CuPy array on a GPU): K's namespace and device
+        throughout, the spectral step of :mod:`kreinbench.linalg.xp_spectrum`, the GD solvers."""
+        from array_api_compat import device  # noqa: PLC0415 (array_api_compat only off the NumPy route)
+
+        from kreinbench.linalg.arrays import namespace, to_numpy  # noqa: PLC0415
+        from kreinbench.linalg.xp_spectrum import spectral_step  # noqa: PLC0415
+
+        xp = namespace(K)
+        if p["inner"] not in ARRAY_API_INNER:
+            raise KreinbenchError(f"IKLR solver={self.solver!r} runs on NumPy only (its inner solver: SciPy's L-BFGS, "
+                                  "or one-column SGD steps, latency-bound on a GPU); on an array of "
+                                  f"{xp.__name__} use one of {ARRAY_API_SOLVERS}")
+        if spectrum is not None:
+            raise KreinbenchError("IKLR on an array API array computes its own spectral step: pass no spectrum")
+        if K.ndim != 2 or K.shape[0] != K.shape[1] or K.dtype != xp.float64:
+            raise KreinbenchError(f"K must be a square (n, n) float64 kernel matrix, got shape {K.shape} and "
+                                  f"dtype {K.dtype}")
+        y_pm, self.classes_ = binary_labels(y if isinstance(y, np.ndarray) else to_numpy(y), K.shape[0])
+        if not bool(xp.all(xp.isfinite(K))):
+            raise KreinbenchError("K contains NaN or infinite entries")
+        scale = float(xp.max(xp.abs(K)))
+        if float(xp.max(xp.abs(K - K.T))) > 1e-10 * scale:
+            raise KreinbenchError("K is not symmetric")
+        y_xp = xp.asarray(y_pm.astype(np.float64), device=device(K))
+        return self._fit(K, y_xp, spectral_step(K, p["split"]), p)
 
     def _fit(self, K, y_pm, spectral: SpectralData, p: dict):
         """Fit on a checked kernel and ±1 labels, given the spectral step's result."""
@@ -349,7 +384,8 @@ class IKLR(KernelLogisticMixin):
         self.spectral_path_, mu_min, mu_max, mu_neg, V_neg = spectral[:5]
         norm_K = max(abs(mu_min), abs(mu_max))
         margin = n * np.finfo(float).eps * norm_K
-        self.tau_ = max(-mu_min, 0.0) + margin if p["tau"] is None else p["tau"]
+        # Python floats: a NumPy scalar times an array of another namespace is NumPy's operation
+        self.tau_ = float(max(-mu_min, 0.0) + margin if p["tau"] is None else p["tau"])
         if self.tau_ < -mu_min - margin:
             raise KreinbenchError(f"parameter tau={self.tau_!r} must be >= -mu_min = {-mu_min!r} so that "
                                   "K+ and K- are positive semi-definite")
@@ -422,7 +458,7 @@ class IKLR(KernelLogisticMixin):
         g_alpha, g_b = loss_grad
         g_alpha = g_alpha + lam * pt.Ka
         f = loss.value(pt.Ka, pt.b) + 0.5 * lam * float(pt.alpha @ pt.Ka)
-        return f, float(np.sqrt(g_alpha @ g_alpha + g_b * g_b))
+        return f, math.sqrt(float(g_alpha @ g_alpha) + g_b * g_b)
 
     def _inner(self, sub, pt, p, g0, rng, state):
         kind = p["inner"]
@@ -444,29 +480,34 @@ class IKLR(KernelLogisticMixin):
         return pt, F, t
 
     def _solve(self, K, y, kminus, p) -> None:
-        n = y.size
+        n = y.shape[0]
         lam = p["lam"]
-        loss = LogisticKernelLoss(K, y)
+        on_numpy = isinstance(K, np.ndarray)
+        xp = None if on_numpy else y.__array_namespace__()
+        loss = LogisticKernelLoss(K, y, xp)
         rng = np.random.default_rng(self.random_state)
+        # drawn on the host by the same generator on every route: the same α⁰
         alpha0 = self._initial_alpha(n, rng)
+        if not on_numpy:
+            alpha0 = xp.asarray(alpha0, device=y.device)
         exact = p["solver"] in EXACT_SOLVERS
         start = last_log = time.perf_counter()
         matvecs = 0
-        if alpha0.any():
+        if iklr_inner.any_nonzero(alpha0):
             Ka0, matvecs = K @ alpha0, 1
         else:
-            Ka0 = np.zeros(n)
-        pt = Point(alpha0.copy(), 0.0, Ka0, kminus(alpha0))
+            Ka0 = np.zeros(n) if on_numpy else xp.zeros(n, dtype=K.dtype, device=y.device)
+        pt = Point(alpha0.copy() if on_numpy else xp.asarray(alpha0, copy=True), 0.0, Ka0, kminus(alpha0))
         # ∇F_k(α_k) = ∇f(α_k): the loss gradient of the diagnostics is the inner solver's first one.
         sub = Subproblem(loss, lam, kminus, pt)
         f, g0 = self._objective_and_gradient_norm_at(loss, lam, pt, sub.loss_gradient(pt))
         g0 = max(g0, np.finfo(float).tiny)
-        self.history_ = [{"iteration": 0, "objective": f, "grad_norm": g0, "alpha_norm": float(np.linalg.norm(alpha0)),
+        self.history_ = [{"iteration": 0, "objective": f, "grad_norm": g0, "alpha_norm": norm(alpha0),
                           "inner_steps": 0, "inner_residual": float("nan"), "matvecs": matvecs + sub.matvecs,
                           "elapsed": 0.0}]
         # Stationary points lie within 1/(λ√n) of the origin on range(K); on null(K) every step
         # keeps α⁰'s component.  So ‖α*‖ ≤ 1/(λ√n) + ‖α⁰‖ for every stationary point reachable.
-        runaway_radius = RUNAWAY_FACTOR / (lam * np.sqrt(n)) + float(np.linalg.norm(alpha0))
+        runaway_radius = RUNAWAY_FACTOR / (lam * np.sqrt(n)) + norm(alpha0)
         self.diverged_ = False
         state = {"step": 1.0}
         grad_norm = g0
@@ -480,10 +521,10 @@ class IKLR(KernelLogisticMixin):
             g_sub = sub.gradient(pt)[0]
             matvecs += sub.matvecs
             sub = Subproblem(loss, lam, kminus, pt)
-            prev_norm = float(np.linalg.norm(previous.alpha))
-            residual = float(np.linalg.norm(g_sub)) / prev_norm if prev_norm > 0 else float("nan")
+            prev_norm = norm(previous.alpha)
+            residual = norm(g_sub) / prev_norm if prev_norm > 0 else float("nan")
             f, grad_norm = self._objective_and_gradient_norm_at(loss, lam, pt, sub.loss_gradient(pt))
-            alpha_norm = float(np.linalg.norm(pt.alpha))
+            alpha_norm = norm(pt.alpha)
             now = time.perf_counter()
             self.history_.append({"iteration": k, "objective": f, "grad_norm": grad_norm, "alpha_norm": alpha_norm,
                                   "inner_steps": t, "inner_residual": residual, "matvecs": matvecs,
@@ -505,7 +546,7 @@ class IKLR(KernelLogisticMixin):
             if exact and (grad_norm <= p["eps"] * g0 or t == 0):
                 break
             if p["solver"] == "ccicp-gd-mm17":
-                if alpha_norm > 0 and np.linalg.norm(pt.alpha - previous.alpha) / alpha_norm <= p["eps"]:
+                if alpha_norm > 0 and norm(pt.alpha - previous.alpha) / alpha_norm <= p["eps"]:
                     break
         self.alpha_, self.intercept_, self.n_iter_, self.n_matvecs_ = pt.alpha, float(pt.b), k, matvecs
         self.stationarity_ = grad_norm / g0

@@ -8,13 +8,32 @@ gradient −K(y ⊙ β)/n: every product with the n×n kernel (a "matvec", the u
 once per point.  A step α − s·d along a direction d updates them by linearity, K(α − s·d) =
 Kα − s·Kd, so one product Kd serves every trial step of a line search.  Every solver returns the
 new point, F_k there and the number of inner steps taken.
+
+The GD solvers run on any array API namespace (the loss's ``xp``; :mod:`kreinbench.linalg.arrays`)
+with the same operations as on NumPy; SGD's one-column steps (latency-bound on a GPU) and L-BFGS
+(SciPy) are NumPy's only.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss, margin_weights
+
+
+def norm(v) -> float:
+    """‖v‖₂ of a vector of any namespace (on NumPy bit for bit ``np.linalg.norm``: √(v·v))."""
+    return math.sqrt(float(v @ v))
+
+
+def any_nonzero(v) -> bool:
+    if isinstance(v, np.ndarray):
+        return bool(v.any())
+    from kreinbench.linalg.arrays import namespace  # noqa: PLC0415 (array_api_compat only off the NumPy route)
+
+    return bool(namespace(v).any(v != 0.0))
 
 
 class Point:
@@ -61,7 +80,7 @@ class Subproblem:
         """∇L at a point: one matvec the first time, cached on the point."""
         if pt.loss_grad is None:
             w = self.loss.weights(pt.Ka, pt.b)
-            pt.loss_grad = (-self.product(w), -float(w.sum()))
+            pt.loss_grad = (-self.product(w), -self.loss.total(w))
         return pt.loss_grad
 
     def gradient(self, pt: Point) -> tuple[np.ndarray, float]:
@@ -98,7 +117,7 @@ def gd_printed(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, step_cap
     t = 0
     while t < max_inner:
         g_alpha, g_b = sub.gradient(pt)
-        if not (g_alpha.any() or g_b):
+        if not (g_b or any_nonzero(g_alpha)):
             break
         step = min(eta * rho**t, step_cap)
         pt = sub.moved(pt, step, g_alpha, g_b, sub.product(g_alpha), sub.kminus(g_alpha))
@@ -123,7 +142,7 @@ def gd_mm17(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, step_cap):
     while t < max_inner:
         g_alpha, g_b = sub.gradient(pt)
         gg = float(g_alpha @ g_alpha) + g_b * g_b
-        if gg == 0.0 or np.sqrt(gg) <= eps * np.linalg.norm(pt.alpha):
+        if gg == 0.0 or math.sqrt(gg) <= eps * norm(pt.alpha):
             break
         Kg, Kmg = sub.product(g_alpha), sub.kminus(g_alpha)
         while True:
@@ -168,7 +187,7 @@ def gd_exact(sub: Subproblem, pt: Point, *, gtol, max_inner, step0):
     t = 0
     while t < max_inner:
         gg = float(g_alpha @ g_alpha) + g_b * g_b
-        if np.sqrt(gg) <= gtol:
+        if math.sqrt(gg) <= gtol:
             break
         reference = max(recent)
         Kg, Kmg = sub.product(g_alpha), sub.kminus(g_alpha)
