@@ -516,6 +516,15 @@ def test_label_change_reruns_only_table_and_figure(labelled, mirror):
         complete_run(labelled)  # back to the fixture's labels for the other tests
 
 
+def test_naming_a_methods_datasets_reruns_no_fit(labelled, mirror):
+    """A method's ``datasets`` say which fit jobs exist, not what one computes: listing them (as a
+    config's offline stand-in renames one of them) reruns no fit of the others."""
+    listed = labelled_config(mirror)
+    listed["methods"]["iklr"]["datasets"] = ["toy"]
+    jobs = dry_run_jobs(labelled, listed)
+    assert "fit" not in jobs and "split" not in jobs, jobs
+
+
 def test_reordering_config_keys_reruns_nothing(labelled, mirror):
     assert dry_run_jobs(labelled, reversed_keys(labelled_config(mirror))) == {}
 

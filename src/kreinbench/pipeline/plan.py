@@ -81,10 +81,17 @@ def method_spec(config: dict, method: str) -> dict[str, Any]:
     return config["methods"][method]
 
 
+# Keys of a method's spec that no fit job reads: its display name, and the datasets it is fitted on
+# (which say which jobs exist, not what one computes).
+NOT_FIT_PARAMS = ("label", "datasets")
+
+
 def fit_params(config: dict, method: str) -> dict[str, Any]:
-    """The method spec as param of its fit jobs: canonical and without the display ``label``,
-    so renaming a method reruns only the jobs that show its label (:func:`method_labels`)."""
-    return canonical({k: v for k, v in method_spec(config, method).items() if k != "label"})
+    """The method spec as param of its fit jobs: canonical and without what no fit reads
+    (:data:`NOT_FIT_PARAMS`), so that renaming a method reruns only the jobs that show its label
+    (:func:`method_labels`), and adding a dataset to it (or a config's offline stand-in for one of
+    them) reruns no fit of the others."""
+    return canonical({k: v for k, v in method_spec(config, method).items() if k not in NOT_FIT_PARAMS})
 
 
 def table_methods(config: dict) -> list[str]:
