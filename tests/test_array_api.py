@@ -186,3 +186,82 @@ def test_the_numpy_only_solvers_are_refused_by_name_on_another_namespace(tl1_mon
     K, _, y, _ = tl1_monk2
     with pytest.raises(KreinbenchError, match=f"solver='{solver}' runs on NumPy only.*ccicp-gd"):
         IKLR(solver=solver).fit(xps.asarray(K), xps.asarray(y))
+
+
+def test_a_config_fits_iklr_on_the_strict_namespace_as_on_numpy(tl1_monk2, tmp_path):
+    """A method with ``array_api: {namespace: array_api_strict}`` through the fit stage: the kernels
+    handed over as strict arrays, a CV of separate fold fits (the NumPy route runs its lock step),
+    the estimator's own spectral step; the record says what the NumPy route's says: the same λ,
+    fold scores, test and training accuracy and collapse columns, the objective to 1e-9."""
+    from kreinbench.data.split import Split, write_split  # noqa: PLC0415
+    from kreinbench.pipeline import fit_records  # noqa: PLC0415
+    from kreinbench.pipeline.stages import fit as fit_stage  # noqa: PLC0415
+    from kreinbench.pipeline.stages import kernel as kernel_stage  # noqa: PLC0415
+
+    rng = np.random.default_rng(7)
+    X = rng.uniform(size=(160, 5))
+    y = np.where(X[:, 0] + X[:, 1] + 0.3 * rng.standard_normal(160) > 1.0, 1, -1)
+    split = tmp_path / "rep1.h5"
+    write_split(Split(X_train=X[:100], y_train=y[:100], X_test=X[100:], y_test=y[100:], train_index=np.arange(100),
+                      test_index=np.arange(100, 160), attrs={"seed": 3}), split, provenance={})
+    kernel_file = tmp_path / "tl1.h5"
+    kernel_stage.kernel(split=str(split), specs={"tl1": {"type": "tl1", "tau_factor": 0.7}}, kernels=[str(kernel_file)])
+    records = {}
+    for route, extra in (("numpy", {}), ("strict", {"array_api": {"namespace": "array_api_strict"}})):
+        spec = {"estimator": "IKLR", "kernel": "tl1", "params": {"solver": "ccicp-gd"},
+                "grid": {"lam": [0.01, 0.1, 1.0]}, **extra}
+        spectra = []
+        if route == "numpy":  # the pipeline's spectrum job (an array API fit reads none)
+            (tmp_path / "spectra").mkdir()
+            spectra = [str(tmp_path / "spectra" / "tl1.h5")]
+            kernel_stage.spectrum(kernel=str(kernel_file), instance="tl1", kind="negative", seed=0, spectrum=spectra[0])
+        record = tmp_path / f"{route}.json"
+        fit_stage.fit(dataset="toy", method="ccicp-gd", rep=1, spec=spec, cv_members={}, cv_folds=3, split=str(split),
+                      kernels=[str(kernel_file)], spectra=spectra, record=str(record))
+        records[route] = fit_records.read(str(record))
+    numpy_record, strict_record = records["numpy"], records["strict"]
+    for key in ("params", "kernel_instance", "accuracy", "train_accuracy", "predicted_majority_share", "majority_rate",
+                "cv_accuracy", "n_iter", "diverged"):
+        assert strict_record[key] == numpy_record[key], key
+    assert strict_record["cv_scores"] == numpy_record["cv_scores"]  # fold accuracies: the same predictions
+    assert strict_record["history"][-1]["objective"] == pytest.approx(numpy_record["history"][-1]["objective"], rel=1e-9)
+
+
+@pytest.mark.parametrize("method, message", [
+    ({"estimator": "KLR", "kernel": "k"}, "KLR with params {} runs on NumPy only"),
+    ({"estimator": "IKLR", "kernel": "k", "params": {"solver": "ccicp-sgd"}}, "runs on NumPy only"),
+    ({"estimator": "IKLR", "kernel": "implicit", "params": {"solver": "ccicp-gd"}}, "storage: implicit"),
+])
+def test_the_plan_refuses_an_array_api_method_that_cannot_run_there(method, message):
+    from kreinbench.pipeline import plan  # noqa: PLC0415
+
+    config = {"datasets": ["heart"], "repetitions": 1, "cv_folds": 3,
+              "kernels": {"k": {"type": "tl1"}, "implicit": {"type": "rbf", "sigma": 1.0, "storage": "implicit"}},
+              "methods": {"m": {**method, "array_api": {"namespace": "torch", "device": "cuda"}}}}
+    with pytest.raises(KreinbenchError, match=f"config methods.m.array_api: .*{message}"):
+        plan.check_config(config)
+    config["methods"]["m"] = {"estimator": "IKLR", "kernel": "k", "params": {"solver": "cccp-gd"},
+                              "array_api": {"namespace": "torch", "device": "cuda"}}
+    plan.check_config(config)
+
+
+def test_a_gpu_method_asks_slurm_for_one_gpu():
+    """The fit (and batch) jobs of a method on a cuda device get resource gpu = 1, which the SLURM
+    executor plugin writes as ``--gpus=1`` on the sbatch line; every other job 0, which it omits."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    from snakemake_executor_plugin_slurm.utils import set_gres_string  # noqa: PLC0415
+
+    from kreinbench.pipeline.resources import JobResources  # noqa: PLC0415
+
+    config = {"datasets": ["heart"], "fit_batches": ["heart"], "cv_folds": 3, "kernels": {"k": {"type": "tl1"}},
+              "methods": {"gpu": {"estimator": "IKLR", "kernel": "k", "array_api": {"namespace": "torch", "device": "cuda"}},
+                          "strict": {"estimator": "IKLR", "kernel": "k", "array_api": {"namespace": "array_api_strict"}},
+                          "cpu": {"estimator": "KLR", "kernel": "k"}}}
+    resources = JobResources(config)
+    gpus = {method: resources.gpus("fit")(SimpleNamespace(method=method, dataset="heart")) for method in config["methods"]}
+    assert gpus == {"gpu": 1, "strict": 0, "cpu": 0}
+    assert resources.gpus("fit_batch")(SimpleNamespace(dataset="heart")) == 1
+    assert resources.gpus("kernel")(SimpleNamespace(dataset="heart")) == 0
+    assert set_gres_string(SimpleNamespace(resources={"gpu": gpus["gpu"]})).strip() == "--gpus=1"
+    assert set_gres_string(SimpleNamespace(resources={"gpu": gpus["cpu"]})).strip() == ""

@@ -97,10 +97,11 @@ def test_unknown_dataset_in_config_is_a_clear_error(workflow_copy, snakemake):
 
 
 def test_schema_lists_exactly_the_registered_estimators():
-    from kreinbench.methods import ESTIMATORS
+    """Those on kernel matrices, then those on an implicit kernel of their own type."""
+    from kreinbench.methods import ESTIMATORS, ON_IMPLICIT_KERNEL
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     method = schema["properties"]["methods"]["additionalProperties"]
-    assert method["properties"]["estimator"]["anyOf"][0]["enum"] == list(ESTIMATORS)
+    assert method["properties"]["estimator"]["anyOf"][0]["enum"] == list(ESTIMATORS) + list(ON_IMPLICIT_KERNEL)
 
 
 def test_every_job_wrote_a_benchmark_file_and_logged_its_peak_memory(finished):

@@ -16,6 +16,7 @@ rule fit:
     resources:
         mem_mb=job_resources.mem_mb("fit"),
         runtime=job_resources.runtime("fit"),
+        gpu=job_resources.gpus("fit"),
     params:
         spec=lambda wildcards: plan.fit_params(config, wildcards.method),
         cv_members=lambda wildcards: plan.cv_members(
@@ -55,6 +56,7 @@ for batch_dataset in plan.batched_datasets(config):
         resources:
             mem_mb=job_resources.mem_mb("fit_batch"),
             runtime=job_resources.runtime("fit_batch"),
+            gpu=job_resources.gpus("fit_batch"),
         params:
             jobs=lambda wildcards: plan.fit_batch_jobs(
                 config, wildcards.dataset, int(wildcards.rep)

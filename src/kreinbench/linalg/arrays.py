@@ -9,6 +9,7 @@ that its results stay bit for bit what they were.
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
 import numpy as np
@@ -23,6 +24,24 @@ def namespace(*arrays) -> ModuleType:
         return array_namespace(*arrays)
     except TypeError as exc:
         raise KreinbenchError(f"arrays of different libraries or no array library: {exc}") from exc
+
+
+# The namespaces a config's ``array_api: {namespace: ...}`` names (array_api_compat wraps the first
+# two as the standard says them; the strict one is the standard).
+NAMESPACES = ("torch", "cupy", "array_api_strict")
+
+
+def from_numpy(a: np.ndarray, namespace_name: str, device: str | None = None):
+    """``a`` as an array of the named namespace, on ``device`` (e.g. ``"cuda"``; None: the
+    namespace's default), float64 kept."""
+    if namespace_name not in NAMESPACES:
+        raise KreinbenchError(f"array namespace {namespace_name!r} is not one of {list(NAMESPACES)}")
+    module = "array_api_strict" if namespace_name == "array_api_strict" else f"array_api_compat.{namespace_name}"
+    try:
+        xp = importlib.import_module(module)
+    except ImportError as exc:
+        raise KreinbenchError(f"array namespace {namespace_name!r} is not installed here ({exc})") from exc
+    return xp.asarray(a) if device is None else xp.asarray(a, device=device)
 
 
 def is_numpy(xp: ModuleType) -> bool:

@@ -105,8 +105,16 @@ def is_implicit(K) -> bool:
 
 
 def fold_kernels(K, train, validation):
-    """A CV fold's train kernel and validation cross-kernel: slices of a matrix, or implicit kernels
-    on the fold's rows (an implicit kernel's slice would compute and hold the whole block)."""
+    """A CV fold's train kernel and validation cross-kernel: slices of a matrix (of any array API
+    namespace), or implicit kernels on the fold's rows (an implicit kernel's slice would compute
+    and hold the whole block)."""
     if is_implicit(K):
         return K.restrict(train, train), K.restrict(validation, train)
+    if not isinstance(K, np.ndarray) and hasattr(K, "__array_namespace__"):
+        # an array API array (a GPU's): the standard's take, with the indices on its device
+        xp = K.__array_namespace__()
+        rows = xp.take(K, xp.asarray(train, device=K.device), axis=0)
+        held_out = xp.take(K, xp.asarray(validation, device=K.device), axis=0)
+        columns = xp.asarray(train, device=K.device)
+        return xp.take(rows, columns, axis=1), xp.take(held_out, columns, axis=1)
     return K[np.ix_(train, train)], K[np.ix_(validation, train)]

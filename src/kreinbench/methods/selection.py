@@ -2,8 +2,8 @@
 
 Folds index into the cached train kernel (``K[np.ix_(tr, tr)]`` and ``K[np.ix_(va, tr)]``);
 a kernel is never recomputed for a fold.  An implicit kernel (``storage: implicit``) is handed to
-each fold as an implicit kernel on the fold's rows, and always fitted separately (the paths slice
-the matrix themselves).
+each fold as an implicit kernel on the fold's rows, an array API array (``array_api`` in a config:
+a GPU's) as its own slices; both are always fitted separately (the paths run on NumPy matrices).
 
 The CV contract is declared on :class:`kreinbench.methods.base.KernelModel`. A grid over ``lam``
 alone is handed whole to the estimator when its ``supports_lambda_path()`` says so (its
@@ -29,7 +29,7 @@ from typing import Any, Callable
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
-from kreinbench.linalg.implicit_kernel import fold_kernels, is_implicit
+from kreinbench.linalg.implicit_kernel import fold_kernels
 from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 from kreinbench.methods.base import KernelModel
 
@@ -214,7 +214,8 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     """
     folds = stratified_folds(y, n_folds, seed)
     candidates = param_grid(grid)
-    paths = paths and not any(is_implicit(K) for K in kernels.values())
+    # Paths (IKLR's lock step, warm-started paths) run on NumPy matrices only.
+    paths = paths and all(isinstance(K, np.ndarray) for K in kernels.values())
     path = lambda_path(make_estimator, grid) if paths else None
     grid_estimator = grid_path(make_estimator, candidates, grid) if paths and path is None else None
     tally = Tally()

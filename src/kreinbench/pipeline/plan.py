@@ -127,7 +127,11 @@ def spectrum_kind(estimator_cls, params: dict[str, Any]) -> str | None:
 
 
 def method_spectrum_kind(config: dict, method: str) -> str | None:
+    """The spectrum a method's fits read from the pipeline: none on an array API namespace (the fit
+    computes its own spectral step there, on the namespace's device)."""
     spec = method_spec(config, method)
+    if spec.get("array_api"):
+        return None
     return spectrum_kind(estimator_class(spec["estimator"]), spec.get("params", {}))
 
 
@@ -182,7 +186,7 @@ def check_config(config: dict) -> None:
     # The cross-checks between methods look up each other's kernels: an unknown one is named above.
     kernels_known = all(spec["kernel"] in config["kernels"] for spec in config["methods"].values())
     for name, spec in config["methods"].items():
-        for check in (check_tuned_by, check_cv_with, check_implicit_kernel) if kernels_known else ():
+        for check in (check_tuned_by, check_cv_with, check_implicit_kernel, check_array_api) if kernels_known else ():
             _collect(problems, check, config, name)
         _collect(problems, check_estimator_values, name, spec)
     _collect(problems, check_papers, config)
@@ -292,6 +296,22 @@ def check_estimator_values(name: str, spec: dict) -> None:
                 check()
             except KreinbenchError as exc:
                 raise KreinbenchError(f"{where}: {exc}") from exc
+
+
+def check_array_api(config: dict, name: str) -> None:
+    """A method with ``array_api`` (its fits on PyTorch, CuPy or the strict namespace) must take such
+    arrays with its fixed parameters, on a kernel matrix."""
+    spec = config["methods"][name]
+    if not spec.get("array_api"):
+        return
+    where = f"config methods.{name}.array_api"
+    estimator = estimator_class(spec["estimator"], f"config methods.{name}.estimator")(**spec.get("params", {}))
+    if not getattr(estimator, "takes_array_api", lambda: False)():
+        raise KreinbenchError(f"{where}: {spec['estimator']} with params {spec.get('params', {})} runs on NumPy only "
+                              "(on an array API namespace: IKLR with solver ccicp-gd, ccicp-gd-mm17 or cccp-gd)")
+    if config["kernels"][spec["kernel"]].get("storage") == "implicit":
+        raise KreinbenchError(f"{where}: kernel {spec['kernel']!r} has storage: implicit; an array API fit takes "
+                              "the kernel matrix")
 
 
 def check_implicit_kernel(config: dict, name: str) -> None:

@@ -290,3 +290,20 @@ class JobResources:
         def threads(wildcards):
             return blas_threads(self.size(wildcards)) if rule in self.BLAS_RULES else 1
         return threads
+
+    def method_gpus(self, method: str) -> int:
+        """1 where the method's fits run on a GPU (``array_api`` on a ``cuda`` device, or CuPy), else 0."""
+        array_api = self.config["methods"][method].get("array_api") or {}
+        on_gpu = array_api.get("namespace") == "cupy" or str(array_api.get("device", "")).startswith("cuda")
+        return int(bool(array_api) and on_gpu)
+
+    def gpus(self, rule: str) -> Callable[..., int]:
+        """The resource ``gpu`` of a fit or fit-batch job (the SLURM profile's executor turns 1 into
+        ``sbatch --gpus=1``; 0 asks for none)."""
+        def gpus(wildcards):
+            if rule == "fit":
+                return self.method_gpus(wildcards.method)
+            if rule == "fit_batch":
+                return max((self.method_gpus(m) for m in batch_methods(self.config, wildcards.dataset)), default=0)
+            return 0
+        return gpus

@@ -344,6 +344,10 @@ class IKLR(KernelLogisticMixin):
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         return self._fit(K, y_pm, self._spectral_step(K, p["split"], spectrum), p)
 
+    def takes_array_api(self) -> bool:
+        """Whether ``fit`` runs on an array API array (a GPU's) with this solver: the GD ones."""
+        return self._validated()["inner"] in ARRAY_API_INNER
+
     def _fit_array_api(self, K, y, spectrum, p: dict):
         """The fit on an array API array (a PyTorch or CuPy array on a GPU): K's namespace and device
         throughout, the spectral step of :mod:`kreinbench.linalg.xp_spectrum`, the GD solvers."""

@@ -15,7 +15,8 @@ from kreinbench.atomic import sha256_file
 from kreinbench.data.split import read_split
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg import cache
-from kreinbench.linalg.implicit_kernel import ImplicitKernel
+from kreinbench.linalg.arrays import from_numpy
+from kreinbench.linalg.implicit_kernel import ImplicitKernel, is_implicit
 from kreinbench.linalg.kernels import block_rows
 from kreinbench.methods import estimator_class
 from kreinbench.methods.selection import SelectionResult, cross_validate, cross_validate_group
@@ -123,15 +124,25 @@ def select(make, *, method: str, dataset: str, rep: int, spec: dict, cv_members:
         # CV fits; no CV accuracy (recorded as null).
         selection = SelectionResult(best_instance=next(iter(train_kernels)), best_params={}, best_score=None)
     else:
+        # On an array API namespace the estimator makes its own spectral step (on the device).
+        spectrum_of = None if spec.get("array_api") else (lambda est: spectrum_kind(type(est), est.get_params()))
         selection = cross_validate(make, train_kernels, data.y_train, spec.get("grid", {}),
-                                   n_folds=cv_folds, seed=seed, X=data.X_train,
-                                   spectrum_of=lambda est: spectrum_kind(type(est), est.get_params()))
+                                   n_folds=cv_folds, seed=seed, X=data.X_train, spectrum_of=spectrum_of)
         log.info("%s on %s rep %d: CV chose %s %s (accuracy %.4f)", method, dataset, rep,
                  selection.best_instance, selection.best_params, selection.best_score)
     return selection, members
 
 
-def final_fit(estimator, K_train, kernel_path: str, instance: str, data, split_sha256: str, spectrum) -> dict:
+def on_namespace(K, array_api: dict | None):
+    """A kernel matrix as the method's ``array_api`` asks (a PyTorch/CuPy array on its device), or as
+    it is."""
+    if not array_api or is_implicit(K):
+        return K
+    return from_numpy(K, array_api["namespace"], array_api.get("device"))
+
+
+def final_fit(estimator, K_train, kernel_path: str, instance: str, data, split_sha256: str, spectrum,
+              array_api: dict | None = None) -> dict:
     """Fit ``estimator`` on the chosen instance's train kernel (with its ``spectrum`` where it reads
     one), then its test and training accuracy, times and warnings. The test kernel is read after
     the fit, so that it is not held while the fit allocates (peak memory)."""
@@ -145,7 +156,7 @@ def final_fit(estimator, K_train, kernel_path: str, instance: str, data, split_s
         train_time = time.perf_counter() - start
     for w in caught:
         log.warning("%s: %s", w.category.__name__, w.message)
-    K_test = load_kernel(kernel_path, "test", instance, data, split_sha256)
+    K_test = on_namespace(load_kernel(kernel_path, "test", instance, data, split_sha256), array_api)
     start = time.perf_counter()
     predicted = estimator.predict(K_test, *test_features)
     test_time = time.perf_counter() - start
@@ -196,7 +207,8 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     paths = {Path(path).name.removesuffix(".h5"): str(path) for path in kernels}
     if tuned is not None:
         paths = {tuned.best_instance: paths[tuned.best_instance]}
-    train_kernels = {instance: load_kernel(path, "train", instance, data, split_sha256)
+    train_kernels = {instance: on_namespace(load_kernel(path, "train", instance, data, split_sha256),
+                                            spec.get("array_api"))
                      for instance, path in paths.items()}
 
     def make(params):
@@ -209,7 +221,7 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     cv_time = time.perf_counter() - start
 
     best = selection.best_instance
-    kind = spectrum_kind(estimator_cls, fixed)
+    kind = None if spec.get("array_api") else spectrum_kind(estimator_cls, fixed)
     spectrum = None
     if kind is not None:
         spectrum_paths = {Path(p).name.removesuffix(".h5"): str(p) for p in spectra}
@@ -224,7 +236,8 @@ def fit(*, dataset: str, method: str, rep: int, spec: dict, cv_members: dict, cv
     # The train kernel's extreme eigenvalues, where the method reads its spectrum (Ying Table 3).
     eigenvalues = {f"kernel_{k}": v for k, v in (spectrum.summary() if spectrum else {}).items()
                    if k in ("mu_min", "mu_max")}
-    outcome = final_fit(estimator, train_kernels[best], paths[best], best, data, split_sha256, spectrum)
+    outcome = final_fit(estimator, train_kernels[best], paths[best], best, data, split_sha256, spectrum,
+                        spec.get("array_api"))
     result = {
         "dataset": dataset,
         "method": method,
