@@ -72,6 +72,7 @@ bench: $(STAMP)
 	mkdir -p results/bench
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_iklr.py --sizes 500 1000 2000 4000 --cv-sizes 500 1000 2000 4000 --repeats 3 --threads $(BENCH_THREADS) --datasets $(BENCH_IKLR_DATASETS) $(if $(KREINBENCH_MIRROR),--mirror $(KREINBENCH_MIRROR))
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_kernels.py --sizes 1000 2000 --repeats 2
+	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_spectrum.py --n 3000 --repeats 3 --threads $(BENCH_THREADS)
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_svm.py
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_dank.py --sizes 200 400 --threads $(BENCH_THREADS)
 	$(BENCH_ENV) $(VENV)/bin/python benchmarks/bench_cv.py --repeats 3 --threads $(BENCH_THREADS)
