@@ -5,7 +5,7 @@ Usage: .venv/bin/python benchmarks/same_run.py BEFORE_DIR AFTER_DIR
 Compares every file under each run directory's results/ that both have, by kind:
 fit records (``results/fits/**.json``) field by field without their timings (``cv_time``,
 ``train_time``, ``test_time``, the histories' ``elapsed``); CSV tables cell by cell without timing
-columns (a name with ``time``, ``seconds``, ``elapsed`` or ending in ``_s``) and without the rows
+columns (a name with ``time``, ``seconds``, ``elapsed``, ``speedup`` or ending in ``_s``) and without the rows
 of a long table whose ``metric`` is such a name; kernels, spectra and splits (HDF5) array by
 array; every other file byte for byte, except HTML and Markdown renderings of tables whose CSV is
 compared (they print the timings) and ``environment.tsv`` (the machine and the paths of the run,
@@ -35,8 +35,9 @@ def comparable_record(path: Path) -> dict:
 
 
 def timing_column(name: str) -> bool:
+    """A column of times, or of a ratio of times (Ying Table 3's ``speedup``: the paper's seconds over ours)."""
     name = name.lower()
-    return any(word in name for word in ("time", "seconds", "elapsed")) or name.endswith("_s")
+    return any(word in name for word in ("time", "seconds", "elapsed", "speedup")) or name.endswith("_s")
 
 
 def same_csv(a: Path, b: Path) -> bool:

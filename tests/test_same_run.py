@@ -18,7 +18,7 @@ def test_a_long_tables_timing_rows_are_left_out_but_its_results_are_not(tmp_path
 
 def test_timing_columns_are_left_out_and_result_columns_kept(tmp_path):
     before, after, other = tmp_path / "before.csv", tmp_path / "after.csv", tmp_path / "other.csv"
-    pd.DataFrame([{"method": "svm", "accuracy": 0.9, "train_time": 1.0}]).to_csv(before, index=False)
-    pd.DataFrame([{"method": "svm", "accuracy": 0.9, "train_time": 2.0}]).to_csv(after, index=False)
-    pd.DataFrame([{"method": "svm", "accuracy": 0.8, "train_time": 1.0}]).to_csv(other, index=False)
+    pd.DataFrame([{"method": "svm", "accuracy": 0.9, "train_time": 1.0, "speedup": 5.0}]).to_csv(before, index=False)
+    pd.DataFrame([{"method": "svm", "accuracy": 0.9, "train_time": 2.0, "speedup": 2.5}]).to_csv(after, index=False)
+    pd.DataFrame([{"method": "svm", "accuracy": 0.8, "train_time": 1.0, "speedup": 5.0}]).to_csv(other, index=False)
     assert same_csv(before, after) and not same_csv(before, other)
