@@ -60,6 +60,27 @@ def test_a_whole_run_is_recorded_with_its_agreement_and_how_it_was_made(tmp_path
     assert all(p.read_bytes() == content for p, content in before.items())
 
 
+def test_a_run_without_paper_tables_is_recorded_without_an_agreement(tmp_path):
+    # the benchmark across methods: its tables have no paper values to agree with
+    run = finished_run(tmp_path / "run")
+    for suffix in (".csv", ".md", ".html"):
+        (run / "results/tables/iklr_table3").with_suffix(suffix).rename(run / f"results/tables/benchmark{suffix}")
+    out = tmp_path / "reproductions/paper-x"
+    written = record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
+                         wall_seconds=60.0, rules=RULES, explanations=tmp_path / "none.yaml", quantities=QUANTITIES)
+    assert sorted(str(p.relative_to(out)) for p in written) == [
+        "RUN.md", "config.yaml", "environment.tsv", "figures/iklr_fig3.png", "records/runs.csv.gz",
+        "tables/benchmark.csv", "tables/benchmark.md"]
+    assert "agreement" not in (out / "RUN.md").read_text()
+    # a paper table among them is still judged
+    for suffix in (".csv", ".md"):
+        (run / f"results/tables/benchmark{suffix}").rename(run / f"results/tables/iklr_table3{suffix}")
+    (tmp_path / "none.yaml").write_text("[]\n")
+    record_run(run, out, name="paper-x", commit="abc123", command="snakemake all_paper_targets",
+               wall_seconds=60.0, rules=RULES, explanations=tmp_path / "none.yaml", quantities=QUANTITIES)
+    assert (out / "agreement.csv").exists() and "agreement.md" in (out / "RUN.md").read_text()
+
+
 def test_a_directory_without_tables_is_refused(tmp_path):
     with pytest.raises(KreinbenchError, match="holds no table"):
         record_run(tmp_path, tmp_path / "out", name="x", commit="c", command="c", wall_seconds=1.0, rules=RULES,

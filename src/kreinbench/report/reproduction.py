@@ -58,11 +58,12 @@ def record_run(workdir: str | Path, out: str | Path, *, name: str, commit: str, 
             written.append(_gzip(records / f"{part}.csv", out / "records" / f"{part}.csv.gz"))
     if (workdir / "results/environment.tsv").exists():
         written.append(_copy(workdir / "results/environment.tsv", out / "environment.tsv"))
-    written += _agreement(workdir, out, name, [p for p in tables if p.suffix == ".csv"], explanations, quantities)
+    agreement = _agreement(workdir, out, name, [p for p in tables if p.suffix == ".csv"], explanations, quantities)
     run_md = out / "RUN.md"
     write_text_atomic(run_md, run_markdown(name=name, commit=commit, command=command, wall_seconds=wall_seconds,
                                            rules=rules, environment=out / "environment.tsv", notes=notes,
-                                           lock=workdir / LOCK_NAME))
+                                           lock=workdir / LOCK_NAME, agreement=bool(agreement)))
+    written += agreement
     return written + [run_md]
 
 
@@ -84,6 +85,8 @@ def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], expl
     ran = workdir / "results/tables"
     if (ran / "agreement.csv").exists() and (ran / "agreement.md").exists():
         return [_copy(ran / "agreement.csv", out / "agreement.csv"), _copy(ran / "agreement.md", out / "agreement.md")]
+    if not any(p.stem in quantities for p in table_csvs):
+        return []  # no paper table (e.g. the benchmark across methods): nothing to agree with
     cells = judged_tables([str(p) for p in table_csvs], str(explanations), quantities)
     write_csv_atomic(out / "agreement.csv", cells)
     write_text_atomic(out / "agreement.md", markdown(cells, f"Agreement of {name}'s tables with the papers"))
@@ -91,7 +94,8 @@ def _agreement(workdir: Path, out: Path, name: str, table_csvs: list[Path], expl
 
 
 def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | list[float], rules: pd.DataFrame,
-                 environment: Path, notes: tuple[str, ...] = (), lock: Path | None = None) -> str:
+                 environment: Path, notes: tuple[str, ...] = (), lock: Path | None = None,
+                 agreement: bool = True) -> str:
     """RUN.md: how the record was made, with which lock, and where its time went (a resumed run:
     its parts' wall times)."""
     machine = ""
@@ -110,8 +114,8 @@ def run_markdown(*, name: str, commit: str, command: str, wall_seconds: float | 
              "Job time per rule (the `benchmark:` files of every job):", "",
              rules.to_markdown(index=False, floatfmt=".2f"), "",
              "`tables/` holds what the table rules wrote, `figures/` the figures, `records/` the tidy "
-             "records every table is computed from, `agreement.md` every paper-table cell beside the "
-             "paper's value."]
+             "records every table is computed from" + (", `agreement.md` every paper-table cell beside the "
+                                                       "paper's value." if agreement else ".")]
     return "\n".join(line for line in lines if line is not None) + "\n"
 
 
@@ -189,8 +193,8 @@ def run_overrides(record: Path) -> list[str]:
 
 def rebuild_tables(record: Path, root: Path, workdir: Path, figures: bool = False) -> list[str]:
     """Rebuild, in ``workdir``, the tables of ``record`` that today's rules compute from its records
-    alone, and its agreement record from its tables; returns the rebuilt tables' file names (the
-    agreement's ``agreement.csv`` and ``.md`` are in ``workdir/results/tables`` too). With
+    alone, and its agreement record from its tables (a record with one); returns the rebuilt tables'
+    file names (the agreement's ``agreement.csv`` and ``.md`` are in ``workdir/results/tables`` too). With
     ``figures``, also the record's figures that such rules draw, in ``workdir/figures``."""
     # The config the run had (a later edit of the paper config, e.g. a new dataset of a table, is
     # not what these records ran); records made before the config was kept: today's.
@@ -214,7 +218,9 @@ def rebuild_tables(record: Path, root: Path, workdir: Path, figures: bool = Fals
     for name, path in committed.items():
         if name not in rebuilt and not name.startswith("agreement"):
             shutil.copyfile(path, workdir / "results/tables" / name)
-    targets = [f"results/tables/{name}" for name in rebuilt] + ["results/tables/agreement.csv"]
+    targets = [f"results/tables/{name}" for name in rebuilt]
+    if has_agreement(record):
+        targets.append("results/tables/agreement.csv")
     if figures:
         drawn = {p.name for p in (record / "figures").glob("*.png")}
         targets += sorted(o for outputs in on_records.values() for o in outputs
@@ -241,6 +247,12 @@ def refresh_record(record: Path, root: Path, scratch: Path) -> list[Path]:
             source = scratch / "results/tables" / (Path(name).stem + suffix)
             if source.exists():
                 written.append(_copy(source, record / "tables" / source.name))
-    for suffix in TABLE_SUFFIXES:
-        written.append(_copy(scratch / "results/tables" / f"agreement{suffix}", record / f"agreement{suffix}"))
+    if has_agreement(record):
+        for suffix in TABLE_SUFFIXES:
+            written.append(_copy(scratch / "results/tables" / f"agreement{suffix}", record / f"agreement{suffix}"))
     return written
+
+
+def has_agreement(record: Path) -> bool:
+    """Whether ``record`` judges paper tables (the benchmark across methods has no paper values)."""
+    return (record / "agreement.csv").exists()
