@@ -43,6 +43,20 @@ def collapse_mark(row) -> str:
     return f" ⊘{int(count)}" if count is not None and not pd.isna(count) and count > 0 else ""
 
 
+FIT_MARKS_NOTE = ("‡k: k repetitions ran away (diverged: the objective is unbounded below on the indefinite "
+                  "kernel); ◇k: k stopped at their iteration limit before their tolerance (ConvergenceWarning); "
+                  f"{COLLAPSE_NOTE}")
+
+
+def fit_marks(row) -> str:
+    """" ‡k ◇k ⊘k": the row's fits that ran away, stopped short of their tolerance and collapsed
+    (:func:`kreinbench.report.statistics.fit_flags`), each only when k > 0."""
+    def mark(symbol: str, name: str) -> str:
+        count = getattr(row, name, None)
+        return f" {symbol}{int(count)}" if count is not None and not pd.isna(count) and count > 0 else ""
+    return mark("‡", "diverged") + mark("◇", "not_converged") + collapse_mark(row)
+
+
 # How the splits of a table's fits scaled the features (the runs' ``scaler_fit``).
 SCALER_NOTES = {"whole": "features min-max scaled to [0, 1] over the whole data set, then split",
                 "train": "features min-max scaled to [0, 1] by the training part's minimum and range"}

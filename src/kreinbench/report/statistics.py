@@ -55,3 +55,16 @@ def collapse_stats(runs: pd.DataFrame, keys: list[str] | None = None) -> pd.Data
     # min_count=1: a group whose records lack the rates stays NaN, not 0 collapsed fits
     return flags.groupby(keys, sort=False).agg(collapsed=("collapsed", lambda c: c.sum(min_count=1)),
                                                majority_rate=("majority_rate", "mean")).reset_index()
+
+
+def fit_flags(runs: pd.DataFrame, keys: list[str] | None = None) -> pd.DataFrame:
+    """Per group of ``runs`` (``keys``, default dataset × method): ``diverged``, the fits that ran
+    away (RunawayWarning), ``not_converged``, those stopped at their iteration limit short of their
+    tolerance (ConvergenceWarning), and :func:`collapse_stats`' ``collapsed`` and ``majority_rate``;
+    records without a flag count as fits without it."""
+    keys = keys or ["dataset", "method"]
+    flags = runs[keys].copy()
+    for name in ("diverged", "not_converged"):
+        flags[name] = runs[name].fillna(False).astype(bool).astype(int) if name in runs else 0
+    counts = flags.groupby(keys, sort=False)[["diverged", "not_converged"]].sum().reset_index()
+    return counts.merge(collapse_stats(runs, keys), on=keys, how="left")

@@ -13,16 +13,16 @@ import pandas as pd  # noqa: E402
 
 from kreinbench.atomic import atomic_path, write_text_atomic  # noqa: E402
 from kreinbench.report.ranking import Friedman, critical_difference_diagram, friedman, ranks  # noqa: E402
-from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, save_figure, scaling_note, to_markdown  # noqa: E402
-from kreinbench.report.statistics import collapse_stats  # noqa: E402
+from kreinbench.report.render import FIT_MARKS_NOTE, fit_marks, save_figure, scaling_note, to_markdown  # noqa: E402
+from kreinbench.report.statistics import fit_flags  # noqa: E402
 
 
 def cells(runs: pd.DataFrame) -> pd.DataFrame:
     """Per dataset × method: mean and std of the test accuracy, mean training time (the final fit,
-    CV excluded) and the collapsed fits."""
+    CV excluded) and the fits that ran away, stopped short of their tolerance or collapsed."""
     stats = runs.groupby(["dataset", "method"]).agg(mean=("accuracy", "mean"), std=("accuracy", "std"),
                                                     seconds=("train_time", "mean")).reset_index()
-    return stats.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
+    return stats.merge(fit_flags(runs), on=["dataset", "method"], how="left")
 
 
 def complete_scores(stats: pd.DataFrame, methods: list[str]) -> tuple[pd.DataFrame, list[str]]:
@@ -45,7 +45,7 @@ def benchmark_table(stats: pd.DataFrame, scores: pd.DataFrame, labels: dict[str,
         cell = f"{row.mean:.3f} ± {0.0 if pd.isna(row.std) else row.std:.3f}"
         if row.dataset in best.index and row.mean == best[row.dataset]:
             cell = f"**{cell}**"
-        text[(row.dataset, row.method)] = f"{cell} ({row.seconds:.2g} s){collapse_mark(row)}"
+        text[(row.dataset, row.method)] = f"{cell} ({row.seconds:.2g} s){fit_marks(row)}"
     table = pd.Series(text).unstack().reindex(columns=scores.columns)
     table.loc["average rank (1 = best)"] = ranks(scores).mean().map("{:.2f}".format)
     table.loc["mean training time (s)"] = stats.groupby("method")["seconds"].mean().reindex(scores.columns).map(
@@ -62,7 +62,7 @@ def caption(runs: pd.DataFrame, test: Friedman, incomplete: list[str], cv_folds:
     return (f"Benchmark across methods: test accuracy, mean ± std over {reps} repetition(s) of a 50/50 stratified "
             f"split ({scaling_note(runs)}), hyper-parameters by {cv_folds}-fold CV on the training half; in "
             "parentheses the training time of the final fit in seconds (CV excluded); bold: the best mean of "
-            f"the row. {COLLAPSE_NOTE.split(';')[0]}: their accuracy enters the ranks as measured. Ranks per "
+            f"the row. {FIT_MARKS_NOTE.rsplit(';', 1)[0]}: their accuracy enters the ranks as measured. Ranks per "
             "dataset (1 = best, ties averaged) over the "
             f"{test.n_datasets} datasets where every method ran: Friedman χ²_F = {test.chi2:.2f}, Iman–Davenport "
             f"F_F = {test.f:.2f} on ({test.n_methods - 1}, {(test.n_methods - 1) * (test.n_datasets - 1)}) degrees "

@@ -21,7 +21,7 @@ from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.errors import KreinbenchError
 from kreinbench.experiments.iklr import dataset_statistics
 from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, scaling_note, to_markdown
-from kreinbench.report.statistics import ALPHA, collapse_stats, paired_tests
+from kreinbench.report.statistics import ALPHA, fit_flags, paired_tests
 from kreinbench.report.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
 log = logging.getLogger(__name__)
@@ -156,11 +156,10 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[
     paper = paper.rename(columns={"mean": "paper_mean", "std": "paper_std"})
     table = table.merge(paper, on=["paper_dataset", "paper_method"], how="left")
     table["diff"] = table["mean"] - table["paper_mean"]
-    # repetitions whose fit ran away (stopped where ‖α‖ left any stationary point's radius)
-    flags = runs["diverged"].fillna(False).astype(bool) if "diverged" in runs else pd.Series(False, index=runs.index)
-    diverged = runs.assign(diverged=flags).groupby(["dataset", "method"])["diverged"].sum()
-    table["diverged"] = [int(diverged.get((d, m), 0)) for d, m in zip(table["dataset"], table["method"])]
-    table = table.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
+    # repetitions whose fit ran away (stopped where ‖α‖ left any stationary point's radius), and collapsed fits
+    flags = fit_flags(runs).drop(columns="not_converged")
+    table = table.merge(flags, on=["dataset", "method"], how="left")
+    table["diverged"] = table["diverged"].fillna(0).astype(int)
     return table[TABLE3_COLUMNS]
 
 

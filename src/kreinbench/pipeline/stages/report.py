@@ -15,11 +15,11 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 from kreinbench.atomic import atomic_path, write_csv_atomic, write_text_atomic  # noqa: E402
 from kreinbench.pipeline import fit_records  # noqa: E402
 from kreinbench.report.render import (  # noqa: E402
-    COLLAPSE_NOTE,
+    FIT_MARKS_NOTE,
     MARK_LEGEND,
     MARK_STYLES,
-    collapse_mark,
     drawn_mark,
+    fit_marks,
     objective_marks,
     objective_scale,
     objective_summary,
@@ -27,7 +27,7 @@ from kreinbench.report.render import (  # noqa: E402
     to_markdown,
     wrap,
 )
-from kreinbench.report.statistics import collapse_stats  # noqa: E402
+from kreinbench.report.statistics import fit_flags  # noqa: E402
 
 RUN_COLUMNS = ["dataset", "method", "label", "estimator", "rep", "split_seed", "scaler_fit", "kernel",
                "kernel_instance", "n_train", "n_test", "accuracy", "train_accuracy", "predicted_majority_share",
@@ -58,25 +58,14 @@ def not_converged(record: dict) -> bool:
     return any(w.startswith("ConvergenceWarning:") for w in record.get("warnings") or [])
 
 
-ACCURACY_MARKS = ("‡k: k repetitions ran away (diverged: the objective is unbounded below on the indefinite "
-                  "kernel); ◇k: k stopped at their iteration limit before their tolerance (ConvergenceWarning); "
-                  f"{COLLAPSE_NOTE}")
-
-
 def accuracy_table(runs: pd.DataFrame, method_order: list[str]) -> pd.DataFrame:
     """Mean ± std of test accuracy per dataset (rows) x method (columns), each cell marked with its
     diverged (‡k), non-converged (◇k) and collapsed (⊘k) fits, and per kernel whose spectrum the
     fits recorded, the mean smallest eigenvalue μ_min of the training kernel with μ_min/μ_max: how
     indefinite the problem is (μ_min < 0) and how much."""
-    flags = runs.assign(diverged=runs["diverged"].fillna(False).astype(bool),
-                        not_converged=runs["not_converged"].fillna(False).astype(bool))
-    stats = flags.groupby(["dataset", "method"]).agg(mean=("accuracy", "mean"), std=("accuracy", "std"),
-                                                     diverged=("diverged", "sum"),
-                                                     not_converged=("not_converged", "sum")).reset_index()
-    stats = stats.merge(collapse_stats(runs), on=["dataset", "method"], how="left")
-    stats["cell"] = [f"{row.mean:.3f} ± {0.0 if pd.isna(row.std) else row.std:.3f}"
-                     + (f" ‡{row.diverged}" if row.diverged else "")
-                     + (f" ◇{row.not_converged}" if row.not_converged else "") + collapse_mark(row)
+    stats = runs.groupby(["dataset", "method"]).agg(mean=("accuracy", "mean"), std=("accuracy", "std")).reset_index()
+    stats = stats.merge(fit_flags(runs), on=["dataset", "method"], how="left")
+    stats["cell"] = [f"{row.mean:.3f} ± {0.0 if pd.isna(row.std) else row.std:.3f}{fit_marks(row)}"
                      for row in stats.itertuples(index=False)]
     table = stats.pivot(index="dataset", columns="method", values="cell")
     labels = runs.drop_duplicates("method").set_index("method")["label"]
@@ -104,7 +93,7 @@ def table(*, records: list[str], labels: dict[str, str], methods: list[str], cv_
     with atomic_path(csv) as tmp:
         acc.to_csv(tmp)
     caption = (f"Test accuracy (mean ± std over {reps} repetitions of a 50/50 stratified split; "
-               f"hyper-parameters by {cv_folds}-fold CV on the training half). {ACCURACY_MARKS}. "
+               f"hyper-parameters by {cv_folds}-fold CV on the training half). {FIT_MARKS_NOTE}. "
                "μ_min (kernel): the training kernel's smallest eigenvalue, mean over the repetitions, with "
                "μ_min/μ_max in parentheses; negative: the kernel is indefinite.")
     write_text_atomic(md, to_markdown(acc, caption))
