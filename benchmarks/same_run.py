@@ -6,7 +6,7 @@ Compares every file under each run directory's results/ that both have, by kind:
 fit records (``results/fits/**.json``) field by field without their timings (``cv_time``,
 ``train_time``, ``test_time``, the histories' ``elapsed``); CSV tables cell by cell without timing
 columns (a name with ``time``, ``seconds``, ``elapsed``, ``speedup`` or ending in ``_s``) and without the rows
-of a long table whose ``metric`` is such a name; kernels, spectra and splits (HDF5) array by
+of a long table whose ``metric`` (or the agreement's ``quantity``) is such a name; kernels, spectra and splits (HDF5) array by
 array; every other file byte for byte, except HTML and Markdown renderings of tables whose CSV is
 compared (they print the timings) and ``environment.tsv`` (the machine and the paths of the run,
 not a result). Lists the files only one run has, then
@@ -45,10 +45,11 @@ def same_csv(a: Path, b: Path) -> bool:
     if list(left.columns) != list(right.columns):
         return False
     kept = [c for c in left.columns if not timing_column(c)]
-    if "metric" in left.columns:
-        # a long table (IKLR Tables IV, VI, VII, Fig. 2) names its timings in a metric column
-        left, right = (frame[~frame["metric"].astype(str).map(timing_column)] for frame in (left, right))
-        left, right = left.reset_index(drop=True), right.reset_index(drop=True)
+    for names in ("metric", "quantity"):
+        if names in left.columns:
+            # a long table (IKLR Tables IV, VI, VII, Fig. 2: metric; the agreement: quantity) names its timings in a column
+            left, right = (frame[~frame[names].astype(str).map(timing_column)] for frame in (left, right))
+            left, right = left.reset_index(drop=True), right.reset_index(drop=True)
     return left[kept].equals(right[kept])
 
 
