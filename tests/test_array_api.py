@@ -2,6 +2,8 @@
 the same numbers as the NumPy route (kernels to round-off, the spectral step's eigenvalues and
 negative eigenspace to 1e-10)."""
 
+import warnings
+
 import array_api_strict as xps
 import numpy as np
 import pytest
@@ -11,8 +13,9 @@ from kreinbench.linalg import xp_kernels
 from kreinbench.linalg.arrays import cholesky_or_none, namespace, to_numpy
 from kreinbench.linalg.kernels import kernel_matrices, resolve_params
 from kreinbench.linalg.xp_spectrum import XpSpectralData, spectral_step
-from kreinbench.methods.base import binary_labels
-from kreinbench.methods.iklr.estimator import IKLR
+from kreinbench.methods.base import binary_labels, check_train_kernel
+from kreinbench.methods.iklr.estimator import IKLR, _fit_lockstep, _LockstepFits
+from kreinbench.methods.selection import cross_validate, stratified_folds
 
 SPECS = [{"type": "tl1", "tau_factor": 0.7}, {"type": "rbf", "sigma": 0.8},
          {"type": "rbf", "sigma": 0.8, "convention": "dank"}, {"type": "sigmoid"},
@@ -87,8 +90,6 @@ def test_the_spectral_step_is_the_numpy_routes(rows, spec, definite, split):
 
 
 def silently(fit):
-    import warnings  # noqa: PLC0415
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fit()
@@ -188,10 +189,115 @@ def test_the_numpy_only_solvers_are_refused_by_name_on_another_namespace(tl1_mon
         IKLR(solver=solver).fit(xps.asarray(K), xps.asarray(y))
 
 
+def monk2_rbf(tl1_monk2):
+    """A certifiably positive definite kernel (RBF + 1e-3 I) on 216 random rows, with monk-2's labels."""
+    _, _, y, _ = tl1_monk2
+    X = np.random.default_rng(1).uniform(size=(y.size, 6))
+    return kernel_matrices(resolve_params({"type": "rbf", "sigma": 1.0}, 6), X, X[:1])[0] + 1e-3 * np.eye(y.size), y
+
+
+def lockstep_fits(K, y, lams, params, strict: bool) -> list:
+    """Each of three folds' λ grid, ready for ``_fit_lockstep`` on K: on NumPy, or on the strict
+    namespace with the NumPy route's spectral step (converted), so that only the lock step differs."""
+    fits = []
+    for tr, _ in stratified_folds(np.asarray(y), 3, 0):
+        K_tr, y_pm, _ = check_train_kernel(K[np.ix_(tr, tr)], y[tr])
+        spectral = IKLR._spectral_step(K_tr, params["split"], None)
+        if strict:
+            spectral = XpSpectralData(spectral.path, spectral.mu_min, spectral.mu_max, xps.asarray(spectral.mu_neg),
+                                      xps.asarray(spectral.V_neg))
+            K_tr = xps.asarray(K_tr)
+        ests = [IKLR(lam=lam, solver="ccicp-gd", **params) for lam in lams]
+        fits.append(_LockstepFits.prepared(ests, K_tr, y_pm, spectral, rows=tr))
+    return fits
+
+
+@pytest.mark.parametrize("kernel, params, negative_part", [
+    ("tl1", {"split": "eigen", "init": "uniform", "random_state": 3}, True),
+    ("tl1", {"split": "shift"}, False),
+    ("rbf", {"split": "eigen"}, False),
+], ids=["tl1-eigen-uniform", "tl1-shift", "certified-rbf"])
+def test_the_cv_lock_step_on_a_strict_namespace_takes_the_numpy_iterates(tl1_monk2, kernel, params, negative_part):
+    """Three folds × three λ of CCICP-GD in one lock step on K (each fold embedded in K's rows):
+    every fit's α, b, outer iterations, kernel products, runaway flag and stationarity equal the
+    NumPy lock step's (to 1e-10), on fold kernels with negative eigenpairs (K₋ by eigenvectors), with
+    K₋ = τI on indefinite folds (shift split) and on certified positive definite ones.  Columns stop
+    at different inner steps and some run away while their neighbours go on, so the columns that
+    step are not one contiguous run (the NumPy route's index lists, ``take`` and ``where`` here)."""
+    K, y = (tl1_monk2[0], tl1_monk2[2]) if kernel == "tl1" else monk2_rbf(tl1_monk2)
+    lams = [0.01, 0.1, 1.0]
+    reference, ours = (lockstep_fits(K, y, lams, params, strict) for strict in (False, True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _fit_lockstep(K, reference)
+        _fit_lockstep(xps.asarray(K), ours)
+    assert all(fit.tau_only != negative_part for fit in reference)
+    assert all((est.spectral_path_ == "cholesky") == (kernel == "rbf") for fit in ours for est in fit.ests)
+    diverged = [est.diverged_ for fit in reference for est in fit.ests]
+    if kernel == "tl1":  # a column runs away between two that go on
+        assert any(diverged[i] and not diverged[i + 1] for i in range(len(diverged) - 1))
+    for fit_np, fit_xp in zip(reference, ours):
+        for one, batched in zip(fit_np.ests, fit_xp.ests):
+            assert namespace(batched.alpha_) is xps
+            np.testing.assert_allclose(to_numpy(batched.alpha_), one.alpha_, rtol=0,
+                                       atol=1e-10 * np.abs(one.alpha_).max())
+            assert batched.intercept_ == pytest.approx(one.intercept_, rel=1e-10, abs=1e-12)
+            assert (batched.n_iter_, batched.n_matvecs_, batched.diverged_) == (one.n_iter_, one.n_matvecs_,
+                                                                                one.diverged_)
+            assert batched.stationarity_ == pytest.approx(one.stationarity_, rel=1e-10)
+
+
+def small_tl1(n=72):
+    rng = np.random.default_rng(7)
+    X = rng.uniform(size=(n, 5))
+    y = np.where(X[:, 0] + X[:, 1] + 0.3 * rng.standard_normal(n) > 1.0, 1, -1)
+    return kernel_matrices(resolve_params({"type": "tl1", "tau_factor": 0.7}, 5), X, X[:1])[0], y
+
+
+@pytest.mark.parametrize("params", [{"solver": "ccicp-gd"}, {"solver": "cccp-gd", "max_outer": 10}],
+                         ids=["ccicp-gd", "cccp-gd"])
+def test_a_cv_on_a_strict_namespace_runs_the_lambda_path(tl1_monk2, params, monkeypatch):
+    """The selection layer hands a strict K's λ grid to IKLR's λ path, not to separate fits: CCICP-GD's
+    folds and λ in one lock step (one ``_fit_lockstep``), the other GD solvers one fit per fold and λ
+    on each fold's one spectral step.  The scores are the NumPy lock step's (monk-2's TL1 kernel,
+    its own spectral step on each route), or those of separate strict fits (exact CCCP-GD on a small
+    kernel)."""
+    from kreinbench.methods.iklr import estimator as iklr  # noqa: PLC0415
+
+    lock_steps = []
+    monkeypatch.setattr(iklr, "_fit_lockstep", lambda K_, fits: lock_steps.append(len(fits)) or real(K_, fits))
+    real = _fit_lockstep
+    lams = {"lam": [0.01, 0.1, 1.0]}
+    K, y = (tl1_monk2[0], tl1_monk2[2]) if params["solver"] == "ccicp-gd" else small_tl1()
+
+    def make(p):
+        return IKLR(**params, **p)
+
+    assert make({}).lambda_path_takes_array_api()
+    if params["solver"] == "ccicp-gd":
+        reference = cross_validate(make, {"k": K}, y, lams, n_folds=3, seed=0)
+    else:
+        reference = cross_validate(make, {"k": xps.asarray(K)}, y, lams, n_folds=3, seed=0, paths=False)
+    lock_steps.clear()
+    monkeypatch.setattr(IKLR, "fit", lambda *args, **kwargs: pytest.fail("a separate fit"))
+    path = cross_validate(make, {"k": xps.asarray(K)}, y, lams, n_folds=3, seed=0)
+    assert lock_steps == ([3] if params["solver"] == "ccicp-gd" else [])
+    assert [row["cv_accuracy"] for row in path.scores] == [row["cv_accuracy"] for row in reference.scores]
+    assert path.best_params == reference.best_params
+
+
+@pytest.mark.parametrize("solver", ["ccicp-sgd", "cccp-lbfgs"])
+def test_the_cv_refuses_the_numpy_only_solvers_by_name_on_another_namespace(solver):
+    K, y = small_tl1()
+    assert not IKLR(solver=solver).lambda_path_takes_array_api()
+    with pytest.raises(KreinbenchError, match=f"solver='{solver}' runs on NumPy only.*ccicp-gd"):
+        IKLR(solver=solver).lambda_path_scores(xps.asarray(K), y, stratified_folds(y, 3, 0), [0.1, 1.0])
+
+
 def test_a_config_fits_iklr_on_the_strict_namespace_as_on_numpy(tl1_monk2, tmp_path):
     """A method with ``array_api: {namespace: array_api_strict}`` through the fit stage: the kernels
-    handed over as strict arrays, a CV of separate fold fits (the NumPy route runs its lock step),
-    the estimator's own spectral step; the record says what the NumPy route's says: the same λ,
+    handed over as strict arrays, the CV's lock step on them as on NumPy, the estimator's own
+    spectral step; the record says what the NumPy route's says: the same λ,
     fold scores, test and training accuracy and collapse columns, the objective to 1e-9."""
     from kreinbench.data.split import Split, write_split  # noqa: PLC0415
     from kreinbench.pipeline import fit_records  # noqa: PLC0415

@@ -77,3 +77,32 @@ def cholesky_or_none(xp: ModuleType, A):
     if not (bool(xp.all(xp.isfinite(L))) and bool(xp.all(xp.linalg.diagonal(L) > 0))):
         return None
     return L
+
+
+class Subset:
+    """Ascending host indices ``index`` into one axis (of length ``size``) of arrays on ``device``:
+    ``take`` gathers them and ``put`` writes values back by ``where`` over the whole axis, since the
+    standard has no integer-array assignment.  ``axis="columns"`` is the last axis (of a matrix or a
+    vector), ``"rows"`` the first of a matrix.  Every value ``put`` leaves in place is kept exactly.
+    Indices covering the whole axis (a lock step's columns while none has stopped) take and put the
+    arrays themselves: the array route never writes into an array, so none is shared by mistake."""
+
+    def __init__(self, xp: ModuleType, index: np.ndarray, size: int, device, axis: str = "columns"):
+        self.xp, self.host, self.rows = xp, index, axis == "rows"
+        self.whole = index.size == size
+        position, mask = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=bool)
+        position[index], mask[index] = np.arange(index.size), True
+        self.index = xp.asarray(index.astype(np.int64), device=device)
+        self.position = xp.asarray(position, device=device)  # each place's row of the gathered array
+        self.mask = xp.asarray(mask[:, None] if self.rows else mask, device=device)
+
+    def take(self, X):
+        if self.whole:
+            return X
+        return self.xp.take(X, self.index, axis=0 if self.rows else X.ndim - 1)
+
+    def put(self, X, V):
+        """X with the subset's places holding V (as gathered by :meth:`take`)."""
+        if self.whole:
+            return V
+        return self.xp.where(self.mask, self.xp.take(V, self.position, axis=0 if self.rows else V.ndim - 1), X)

@@ -110,11 +110,14 @@ def fold_kernels(K, train, validation):
     and hold the whole block)."""
     if is_implicit(K):
         return K.restrict(train, train), K.restrict(validation, train)
+    return submatrix(K, train, train), submatrix(K, validation, train)
+
+
+def submatrix(K, rows, columns):
+    """``K[np.ix_(rows, columns)]`` of a NumPy matrix, or of an array API array (a GPU's) by the
+    standard's ``take``, with the indices on its device."""
     if not isinstance(K, np.ndarray) and hasattr(K, "__array_namespace__"):
-        # an array API array (a GPU's): the standard's take, with the indices on its device
         xp = K.__array_namespace__()
-        rows = xp.take(K, xp.asarray(train, device=K.device), axis=0)
-        held_out = xp.take(K, xp.asarray(validation, device=K.device), axis=0)
-        columns = xp.asarray(train, device=K.device)
-        return xp.take(rows, columns, axis=1), xp.take(held_out, columns, axis=1)
-    return K[np.ix_(train, train)], K[np.ix_(validation, train)]
+        picked = xp.take(K, xp.asarray(rows, device=K.device), axis=0)
+        return xp.take(picked, xp.asarray(columns, device=K.device), axis=1)
+    return K[np.ix_(rows, columns)]

@@ -332,6 +332,12 @@ class KernelModel(Estimator):
         validation) index pair of ``folds``, fitted on slices of ``K``: what separate fits score."""
         raise NotImplementedError(f"{type(self).__name__} has no λ path (supports_lambda_path() is False)")
 
+    def lambda_path_takes_array_api(self) -> bool:
+        """Whether :meth:`lambda_path_scores` also takes ``K`` as an array of another array API namespace
+        than NumPy (a GPU's: ``array_api`` in a config), in that namespace; otherwise such a K's CV
+        is fitted separately."""
+        return False
+
     def groups_lambda_paths_with(self, other) -> bool:
         """Whether ``other``'s λ path can run with this one's in one :meth:`grouped_lambda_path_scores`
         call (a config's ``cv_with``)."""

@@ -2,8 +2,10 @@
 
 Folds index into the cached train kernel (``K[np.ix_(tr, tr)]`` and ``K[np.ix_(va, tr)]``);
 a kernel is never recomputed for a fold.  An implicit kernel (``storage: implicit``) is handed to
-each fold as an implicit kernel on the fold's rows, an array API array (``array_api`` in a config:
-a GPU's) as its own slices; both are always fitted separately (the paths run on NumPy matrices).
+each fold as an implicit kernel on the fold's rows and always fitted separately, an array API array
+(``array_api`` in a config: a GPU's) as its own slices (the standard's ``take``), fitted separately
+unless the estimator's ``lambda_path_takes_array_api()`` says that its λ path runs there (IKLR's
+lock step on the device); the grid paths run on NumPy matrices only.
 
 The CV contract is declared on :class:`kreinbench.methods.base.KernelModel`. A grid over ``lam``
 alone is handed whole to the estimator when its ``supports_lambda_path()`` says so (its
@@ -180,13 +182,16 @@ def read_only(spectrum: Spectrum) -> Spectrum:
     return spectrum
 
 
-def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list]):
-    """The estimator whose ``lambda_path_scores`` serves the whole grid, or None (separate fits)."""
+def lambda_path(make_estimator: Callable[[dict], Any], grid: dict[str, list], *, array_api: bool = False):
+    """The estimator whose ``lambda_path_scores`` serves the whole grid, or None (separate fits);
+    ``array_api``: on kernels of another array API namespace than NumPy."""
     if set(grid) != {"lam"}:
         return None
     estimator = make_estimator({"lam": grid["lam"][0]})
     declared = isinstance(estimator, KernelModel) and not estimator.needs_features
-    return estimator if declared and estimator.supports_lambda_path() else None
+    if not (declared and estimator.supports_lambda_path()):
+        return None
+    return estimator if not array_api or estimator.lambda_path_takes_array_api() else None
 
 
 def grid_path(make_estimator: Callable[[dict], Any], candidates: list[dict], grid: dict[str, list]):
@@ -214,10 +219,11 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     """
     folds = stratified_folds(y, n_folds, seed)
     candidates = param_grid(grid)
-    # Paths (IKLR's lock step, warm-started paths) run on NumPy matrices only.
-    paths = paths and all(isinstance(K, np.ndarray) for K in kernels.values())
-    path = lambda_path(make_estimator, grid) if paths else None
-    grid_estimator = grid_path(make_estimator, candidates, grid) if paths and path is None else None
+    # Paths run on NumPy matrices; a λ path also on array API arrays where the estimator says so.
+    on_numpy = all(isinstance(K, np.ndarray) for K in kernels.values())
+    array_api = not on_numpy and all(hasattr(K, "__array_namespace__") for K in kernels.values())
+    path = lambda_path(make_estimator, grid, array_api=array_api) if paths and (on_numpy or array_api) else None
+    grid_estimator = grid_path(make_estimator, candidates, grid) if paths and on_numpy and path is None else None
     tally = Tally()
     with Progress(f"{n_folds}-fold CV over {len(kernels)} kernel(s) x {len(candidates)} parameter(s)") as progress:
         for k, (instance, K) in enumerate(kernels.items()):

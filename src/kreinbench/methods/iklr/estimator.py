@@ -40,6 +40,7 @@ import scipy.linalg.lapack
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.eigen import lanczos_extremes, largest_eigenvalue, positive_definite
+from kreinbench.linalg.implicit_kernel import submatrix
 from kreinbench.linalg.kernels import check_memory
 from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 from kreinbench.methods.base import (
@@ -357,23 +358,17 @@ class IKLR(KernelLogisticMixin):
         from kreinbench.linalg.xp_spectrum import spectral_step  # noqa: PLC0415
 
         xp = namespace(K)
-        if p["inner"] not in ARRAY_API_INNER:
-            raise KreinbenchError(f"IKLR solver={self.solver!r} runs on NumPy only (its inner solver: SciPy's L-BFGS, "
-                                  "or one-column SGD steps, latency-bound on a GPU); on an array of "
-                                  f"{xp.__name__} use one of {ARRAY_API_SOLVERS}")
+        _check_array_api_fit(xp, K, self.solver, p["inner"])
         if spectrum is not None:
             raise KreinbenchError("IKLR on an array API array computes its own spectral step: pass no spectrum")
-        if K.ndim != 2 or K.shape[0] != K.shape[1] or K.dtype != xp.float64:
-            raise KreinbenchError(f"K must be a square (n, n) float64 kernel matrix, got shape {K.shape} and "
-                                  f"dtype {K.dtype}")
         y_pm, self.classes_ = binary_labels(y if isinstance(y, np.ndarray) else to_numpy(y), K.shape[0])
-        if not bool(xp.all(xp.isfinite(K))):
-            raise KreinbenchError("K contains NaN or infinite entries")
-        scale = float(xp.max(xp.abs(K)))
-        if float(xp.max(xp.abs(K - K.T))) > 1e-10 * scale:
-            raise KreinbenchError("K is not symmetric")
         y_xp = xp.asarray(y_pm.astype(np.float64), device=device(K))
         return self._fit(K, y_xp, spectral_step(K, p["split"]), p)
+
+    def lambda_path_takes_array_api(self) -> bool:
+        """Whether :meth:`lambda_path_scores` runs on an array API array (a GPU's): with the GD solvers,
+        CCICP-GD's fits in lock step (see :func:`grouped_lambda_path_scores`)."""
+        return self._cv_twin().takes_array_api()
 
     def _fit(self, K, y_pm, spectral: SpectralData, p: dict):
         """Fit on a checked kernel and ±1 labels, given the spectral step's result."""
@@ -602,6 +597,23 @@ class IKLR(KernelLogisticMixin):
 LOCKSTEP_INNER = ("gd-printed", "sgd")
 
 
+def _check_array_api_fit(xp, K, solver: str, inner: str) -> None:
+    """An IKLR fit or CV on an array API array K (a PyTorch or CuPy array on a GPU) needs a solver
+    that runs there and a square, finite, symmetric float64 K."""
+    if inner not in ARRAY_API_INNER:
+        raise KreinbenchError(f"IKLR solver={solver!r} runs on NumPy only (its inner solver: SciPy's L-BFGS, "
+                              "or one-column SGD steps, latency-bound on a GPU); on an array of "
+                              f"{xp.__name__} use one of {ARRAY_API_SOLVERS}")
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.dtype != xp.float64:
+        raise KreinbenchError(f"K must be a square (n, n) float64 kernel matrix, got shape {K.shape} and "
+                              f"dtype {K.dtype}")
+    if not bool(xp.all(xp.isfinite(K))):
+        raise KreinbenchError("K contains NaN or infinite entries")
+    scale = float(xp.max(xp.abs(K)))
+    if float(xp.max(xp.abs(K - K.T))) > 1e-10 * scale:
+        raise KreinbenchError("K is not symmetric")
+
+
 def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: dict | None = None) -> list:
     """For each IKLR of ``prototypes`` (they differ in anything but λ), its validation accuracies
     (n_lams × n_folds) with each λ of ``lams`` on each (train, validation) pair of ``folds``.
@@ -622,6 +634,13 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
     iterations whatever the start, and its printed steps restart at η each time, so a warm start
     would change the fit, not its cost.  ``seconds``, when given, receives the wall time of each
     part (``certificate``, ``slices``, ``spectral``, ``fits``, ``scoring``).
+
+    On an array API array K (a PyTorch or CuPy array on a GPU) the same runs in K's namespace and
+    on its device, for the GD solvers: CCICP-GD's lock step by
+    :mod:`kreinbench.methods.iklr.xp_lockstep`, the others' fits one by one; each fold's spectral
+    step by :mod:`kreinbench.linalg.xp_spectrum`, which certifies a fold by its own Cholesky
+    factorization (cheap there) instead of K's.  The validation folds are scored on the device
+    too, and only their predictions come back.  CCICP-SGD and L-BFGS are refused there by name.
     """
     prototypes = [proto._cv_twin() for proto in prototypes]
     first = prototypes[0]
@@ -629,8 +648,19 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
     if not all(first.groups_lambda_paths_with(other) for other in prototypes[1:]):
         raise KreinbenchError("IKLR fits that share a CV must share split, inner solver (CCICP-GD or CCICP-SGD), "
                               "max_outer and max_inner")
-    K, _, _ = check_train_kernel(K, y)
-    y = np.asarray(y)
+    array_api = not isinstance(K, np.ndarray) and hasattr(K, "__array_namespace__")
+    if array_api:  # array_api_compat only off the NumPy route
+        from array_api_compat import device  # noqa: PLC0415
+
+        from kreinbench.linalg.arrays import namespace, to_numpy  # noqa: PLC0415
+        from kreinbench.linalg.xp_spectrum import spectral_step  # noqa: PLC0415
+
+        xp = namespace(K)
+        _check_array_api_fit(xp, K, first.solver, p0["inner"])
+        y = y if isinstance(y, np.ndarray) else to_numpy(y)
+    else:
+        K, _, _ = check_train_kernel(K, y)
+        y = np.asarray(y)
     seconds = {} if seconds is None else seconds
     seconds.update(dict.fromkeys(("certificate", "slices", "spectral", "fits", "scoring"), 0.0))
     clock = time.perf_counter()
@@ -641,15 +671,21 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
         seconds[part] += now - clock
         clock = now
 
-    certified = positive_definite(K) or None  # not certified: each fold tests itself
+    certified = None if array_api else (positive_definite(K) or None)  # not certified: each fold tests itself
     lap("certificate")
     lockstep = p0["inner"] in LOCKSTEP_INNER
     fold_ests, waiting, held = [], [], 0  # lock-step fits not yet run; their K₋ eigenvectors' bytes
     for j, (tr, va) in enumerate(folds):
-        K_tr = K[np.ix_(tr, tr)]
-        K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
+        K_tr = submatrix(K, tr, tr)
+        if array_api:
+            y_tr, fold_classes = binary_labels(y[tr], tr.size)
+        else:
+            K_tr, y_tr, fold_classes = check_train_kernel(K_tr, y[tr])
         lap("slices")
-        spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)._replace(factors={})
+        if array_api:
+            spectral = spectral_step(K_tr, p0["split"])
+        else:
+            spectral = IKLR._spectral_step(K_tr, p0["split"], None, certified=certified)._replace(factors={})
         lap("spectral")
         per_prototype = [[IKLR(**{**proto.get_params(), "lam": lam}) for lam in lams] for proto in prototypes]
         for ests in per_prototype:
@@ -658,26 +694,34 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
         fold_ests.append(per_prototype)
         if lockstep:
             waiting += [_LockstepFits.prepared(ests, K_tr, y_tr, spectral, rows=tr) for ests in per_prototype]
-            held += spectral.V_neg.nbytes
+            held += _nbytes(spectral.V_neg)
             # All folds in one lock step, unless their eigenvectors would outgrow half of K
             # (the memory target is 3× the kernel's bytes) and the floor.
-            if j == len(folds) - 1 or held > max(K.nbytes // 2, LOCKSTEP_HELD_FLOOR):
+            if j == len(folds) - 1 or held > max(_nbytes(K) // 2, LOCKSTEP_HELD_FLOOR):
                 del K_tr, spectral
                 _fit_lockstep(K, waiting)
                 waiting, held = [], 0
         else:
+            if array_api:
+                y_tr = xp.asarray(y_tr, device=device(K))
             for ests in per_prototype:
                 for est in ests:
                     est._fit(K_tr, y_tr, spectral, est._validated())
         lap("fits")
     scores = [np.empty((len(lams), len(folds))) for _ in prototypes]
     for j, ((tr, va), per_prototype) in enumerate(zip(folds, fold_ests)):
-        K_va = K[np.ix_(va, tr)]
+        K_va = submatrix(K, va, tr)
         for table, ests in zip(scores, per_prototype):
             for i, est in enumerate(ests):
                 table[i, j] = est.score(K_va, y[va])
     lap("scoring")
     return scores
+
+
+def _nbytes(a) -> int:
+    """Bytes of a NumPy array, or of a float64 array of another namespace (the standard has no
+    ``nbytes``; the array route runs in float64)."""
+    return a.nbytes if isinstance(a, np.ndarray) else 8 * math.prod(a.shape)
 
 
 class _LockstepFits(NamedTuple):
@@ -711,6 +755,8 @@ def _fit_lockstep(K, fits: list) -> None:
     shared by all of them.  Each estimator gets ``alpha_``, ``intercept_``, ``n_iter_``,
     ``diverged_``, ``stationarity_`` and ``n_matvecs_`` of its separate fit; no ``history_``.
     The warnings are those of the separate fits (in the runaway's, without its objective value).
+    On an array API array K (CCICP-GD only) the fits run in K's namespace and on its device
+    (:mod:`kreinbench.methods.iklr.xp_lockstep`), and each ``alpha_`` stays there.
     """
     n = K.shape[0]
     columns = [(fit, i) for fit in fits for i in range(len(fit.ests))]
@@ -732,14 +778,20 @@ def _fit_lockstep(K, fits: list) -> None:
     common = dict(A0=A0, radius=radius, eta=sizes * np.array([q["eta"] for q in params]),
                   rho=np.array([q["rho"] for q in params]), eps=np.array([q["eps"] for q in params]) / sizes,
                   max_outer=p["max_outer"], max_inner=p["max_inner"])
+    on_numpy = isinstance(K, np.ndarray)
     if sgd:
         out = iklr_lockstep.ccicp_sgd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps,
                                                rngs=[fit.rngs[i] for fit, i in columns], **common)
-    else:
+    elif on_numpy:
         out = iklr_lockstep.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps, **common)
+    else:
+        from kreinbench.methods.iklr import xp_lockstep  # noqa: PLC0415 (array_api_compat only off the NumPy route)
+
+        out = xp_lockstep.ccicp_gd_lockstep(K, Y, xp_lockstep.kminus_of_columns(K, fits), lams, caps, **common)
     for c, (fit, i) in enumerate(columns):
         est = fit.ests[i]
-        est.alpha_, est.intercept_ = out["alpha"][fit.rows, c], float(out["b"][c])
+        est.alpha_ = out["alpha"][fit.rows, c] if on_numpy else xp_lockstep.column_on_rows(out["alpha"], c, fit.rows)
+        est.intercept_ = float(out["b"][c])
         est.n_iter_, est.diverged_ = int(out["n_iter"][c]), bool(out["diverged"][c])
         est.n_matvecs_, est.stationarity_ = int(out["matvecs"][c]), float(out["stationarity"][c])
         if est.diverged_:

@@ -72,12 +72,25 @@ class _Columns:
         G = self.on_rows(LG + self.lams[cols] * self.KA[:, packed(cols)], cols)
         return np.sqrt(np.einsum("ij,ij->j", G, G) + GB * GB)
 
+    def majorizer(self):
+        """F_k's linear term λK₋α_k (n × m) and constant (λ/2)α_kᵀK₋α_k per column, at α_k = α."""
+        return self.lams * self.KmA, 0.5 * self.lams * np.einsum("ij,ij->j", self.A, self.KmA)
+
+    def objective(self, c, linear, const) -> np.ndarray:
+        return columns_objective(c, self.weight, self.Y, self.A, self.B, self.KA, self.KmA, self.lams, linear, const)
+
+    def alpha_norms(self, cols) -> np.ndarray:
+        return np.linalg.norm(self.A[:, cols], axis=0)
+
 
 def _outer_loop(cols_state, inner_step, after_outer, *, radius, eps, max_outer, max_inner):
     """CCCP's outer loop for all live columns: each inner loop until the column's |ΔF_k| ≤ ε or its
     ``max_inner`` steps (``inner_step(c, t, linear)`` moves columns ``c`` one step), then
     ``after_outer(moved_columns, all_columns)``; a column whose ‖α‖ exceeds its radius is frozen
-    as a runaway.  Returns outer iterations and runaway flags per column."""
+    as a runaway.  Returns outer iterations and runaway flags per column.  The loop's bookkeeping is
+    NumPy's on the host on every route; the state ``cols_state`` (:class:`_Columns`, or
+    :class:`kreinbench.methods.iklr.xp_lockstep.XpColumns` on another namespace) gives F_k and ‖α‖
+    per column as host arrays."""
     S = cols_state
     m = S.Y.shape[1]
     live = np.ones(m, dtype=bool)
@@ -87,13 +100,9 @@ def _outer_loop(cols_state, inner_step, after_outer, *, radius, eps, max_outer, 
         cols = np.flatnonzero(live)
         if cols.size == 0:
             break
-        linear, const = S.lams * S.KmA, 0.5 * S.lams * np.einsum("ij,ij->j", S.A, S.KmA)
-
-        def objective(c):
-            return columns_objective(c, S.weight, S.Y, S.A, S.B, S.KA, S.KmA, S.lams, linear, const)
-
+        linear, const = S.majorizer()
         F = np.full(m, np.nan)
-        F[cols] = objective(cols)
+        F[cols] = S.objective(cols, linear, const)
         t = np.zeros(m, dtype=int)
         active = live.copy()
         while True:
@@ -107,11 +116,11 @@ def _outer_loop(cols_state, inner_step, after_outer, *, radius, eps, max_outer, 
             if c.size == 0:
                 break
             t[c] += 1
-            F_prev, F[c] = F[c], objective(c)
+            F_prev, F[c] = F[c], S.objective(c, linear, const)
             active[c[np.abs(F[c] - F_prev) <= eps[c]]] = False
         n_iter[cols] += 1
         after_outer(cols[t[cols] > 0], cols)
-        ran_away = cols[np.linalg.norm(S.A[:, cols], axis=0) > radius[cols]]
+        ran_away = cols[S.alpha_norms(cols) > radius[cols]]
         diverged[ran_away] = True
         live[ran_away] = False
     return n_iter, diverged
