@@ -2,7 +2,8 @@
 
 Usage: KREINBENCH_MIRROR=../shared/datasets .venv/bin/python benchmarks/gpu_table4.py
        [--namespace torch --device cuda] [--datasets eeg ijcnn1-tr svmguide1 madelon] [--max-n N]
-       [--lams 1e-4 ... 10] [--check-n 300] [--out benchmarks/results/gpu_table4.md]
+       [--lams 1e-4 ... 10] [--solvers ccicp-gd cccp-gd ccicp-sgd] [--check-n 300]
+       [--out benchmarks/results/gpu_table4.md]
 
 For each dataset, repetition 1's split as paper-iklr makes it (whole-set scaling; EEG and
 ijcnn1-tr uncapped, 7488 and 17 500 training rows, unless ``--max-n``) and its TL1 kernel (τ = 0.7·m)
@@ -11,7 +12,7 @@ Table IV's λ grid and the final fit at the chosen λ: CCICP-GD and exact CCCP-G
 (IKLR's array route: its own spectral step, :mod:`kreinbench.linalg.xp_spectrum`), CCICP-SGD on the
 CPU (its one-column steps are latency-bound on a GPU: the NumPy route, the kernel copied to the
 host). First, ``--check-n`` training rows of the first dataset are fitted on both routes and
-their predictions compared (they must agree on every test point, or the run stops). Every time is
+their test predictions and decision values compared (the table's header says how many differ). Every time is
 wall seconds around a synchronized device (``torch.cuda.synchronize``). Without a GPU,
 ``--namespace array_api_strict`` runs the same code on the CPU at a small ``--max-n`` and a short
 ``--lams`` (the strict namespace checks every operation in Python: its times say nothing about a
@@ -67,24 +68,32 @@ def paper_split(cfg: dict, dataset: str, max_n: int | None):
     return split_dataset(rows.parsed(dataset, entry), split_spec, dataset=dataset, rep=1, base_seed=cfg["seed"])
 
 
-def check_routes(split, xp_name: str, device: str | None, check_n: int, lam: float) -> None:
-    """Both routes on ``check_n`` training rows: the same test predictions, or stop."""
+def check_routes(split, xp_name: str, device: str | None, check_n: int, lam: float) -> list[str]:
+    """Both routes on ``check_n`` training rows: how many test predictions differ and by how much the
+    decision values do (round-off differs between a GPU's libraries and LAPACK, and CCICP amplifies
+    it: docs/solver-fidelity.md), one line per device solver."""
     X, y = split.X_train[:check_n], split.y_train[:check_n]
     params = resolve_params({"type": "tl1", "tau_factor": 0.7}, X.shape[1])
     K, K_test = kernel_matrices(params, X, split.X_test)
+    lines = []
     for solver in DEVICE_SOLVERS:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            host = IKLR(solver=solver, lam=lam).fit(K, y).predict(K_test)
+            host = IKLR(solver=solver, lam=lam).fit(K, y)
             device_fit = IKLR(solver=solver, lam=lam).fit(from_numpy(K, xp_name, device), from_numpy(y, xp_name, device))
-            on_device = device_fit.predict(from_numpy(K_test, xp_name, device))
-        if not np.array_equal(host, on_device):
-            raise SystemExit(f"{solver} at n = {check_n}: {int(np.sum(host != on_device))} test predictions differ "
-                             "between the NumPy and the device route")
-        print(f"check: {solver} at n = {check_n}, lambda = {lam:g}: the same {host.size} test predictions", flush=True)
+            test = from_numpy(K_test, xp_name, device)
+            differ = int(np.sum(host.predict(K_test) != to_numpy(device_fit.predict(test))))
+            scores = host.decision_function(K_test)
+            gap = float(np.max(np.abs(scores - to_numpy(device_fit.decision_function(test)))))
+        lines.append(f"check: {solver} at n = {check_n}, λ = {lam:g}: {differ} of {scores.size} test predictions "
+                     f"differ between the NumPy and the device route; max |Δ decision value| {gap:.2e} "
+                     f"(decision values up to {float(np.max(np.abs(scores))):.3g})")
+        print(lines[-1], flush=True)
+    return lines
 
 
-def one_dataset(cfg: dict, dataset: str, xp_name: str, device: str | None, max_n: int | None, lams: list) -> list[dict]:
+def one_dataset(cfg: dict, dataset: str, xp_name: str, device: str | None, max_n: int | None, lams: list,
+                solvers: list[str]) -> list[dict]:
     split = paper_split(cfg, dataset, max_n)
     params = resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1])
     X = from_numpy(split.X_train, xp_name, device)
@@ -95,7 +104,7 @@ def one_dataset(cfg: dict, dataset: str, xp_name: str, device: str | None, max_n
             "kernel_s": kernel_s + test_kernel_s}
     y = split.y_train
     out = []
-    for solver in DEVICE_SOLVERS + HOST_SOLVERS:
+    for solver in solvers:
         on_host = solver in HOST_SOLVERS
         kernels = {"tl1": to_numpy(K) if on_host else K}
         labels = y if on_host else from_numpy(y, xp_name, device)
@@ -124,22 +133,29 @@ def main() -> None:
     parser.add_argument("--max-n", type=int, default=None, help="rows before the 50/50 split (default: all)")
     parser.add_argument("--lams", type=float, nargs="+", default=None,
                         help="the CV's λ grid (default: paper-iklr's, Table IV's)")
+    parser.add_argument("--solvers", nargs="+", default=list(DEVICE_SOLVERS + HOST_SOLVERS),
+                        choices=DEVICE_SOLVERS + HOST_SOLVERS)
     parser.add_argument("--check-n", type=int, default=300)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/gpu_table4.md")
     args = parser.parse_args()
     cfg = rows.config("paper-iklr")
     lams = args.lams or cfg["methods"]["ccicp-gd"]["grid"]["lam"]
-    check_routes(paper_split(cfg, args.datasets[0], args.max_n), args.namespace, args.device, args.check_n, lam=0.01)
-    table = [row for dataset in args.datasets
-             for row in one_dataset(cfg, dataset, args.namespace, args.device, args.max_n, lams)]
+    checks = check_routes(paper_split(cfg, args.datasets[0], args.max_n), args.namespace, args.device, args.check_n,
+                          lam=0.01)
     columns = ["dataset", "n_train", "solver", "where", "spectral_path", "lam", "kernel_s", "cv_s", "fit_s",
                "predict_s", "accuracy", "stationarity", "diverged"]
     command = ("benchmarks/gpu_table4.py --namespace " + args.namespace + (f" --device {args.device}" if args.device else "")
                + (f" --max-n {args.max_n}" if args.max_n else "") + " --datasets " + " ".join(args.datasets)
-               + (" --lams " + " ".join(f"{lam:g}" for lam in args.lams) if args.lams else ""))
-    text = header(__doc__) + f"\nThis table: `{command}`\n\n" + rows.markdown_table(table, columns) + "\n"
-    with atomic_path(args.out) as tmp:
-        Path(tmp).write_text(text)
+               + (" --lams " + " ".join(f"{lam:g}" for lam in args.lams) if args.lams else "")
+               + (" --solvers " + " ".join(args.solvers) if args.solvers != list(DEVICE_SOLVERS + HOST_SOLVERS) else ""))
+    table = []
+    for dataset in args.datasets:
+        table += one_dataset(cfg, dataset, args.namespace, args.device, args.max_n, lams, args.solvers)
+        # written after each dataset: a run stopped at its time limit keeps the datasets it finished
+        text = (header(__doc__) + f"\nThis table: `{command}`\n\n" + "".join(f"- {line}\n" for line in checks) + "\n"
+                + rows.markdown_table(table, columns) + "\n")
+        with atomic_path(args.out) as tmp:
+            Path(tmp).write_text(text)
     print(text)
 
 
