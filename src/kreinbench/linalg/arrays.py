@@ -13,9 +13,16 @@ import importlib
 from types import ModuleType
 
 import numpy as np
-from array_api_compat import array_namespace, is_numpy_namespace
+from array_api_compat import array_namespace, is_array_api_obj, is_numpy_namespace
 
 from kreinbench.errors import KreinbenchError
+
+
+def is_array_api(x) -> bool:
+    """Whether ``x`` takes the array route: an array of an array API library other than NumPy
+    (PyTorch, CuPy, ``array_api_strict``).  PyTorch tensors have no ``__array_namespace__`` of
+    their own: array_api_compat recognizes them."""
+    return not isinstance(x, np.ndarray) and is_array_api_obj(x)
 
 
 def namespace(*arrays) -> ModuleType:

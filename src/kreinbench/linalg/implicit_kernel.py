@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from array_api_compat import device
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.arrays import is_array_api, namespace
 from kreinbench.linalg.kernels import RBF_CONVENTIONS, block_rows, kernel_function
 
 # Kernel types libsvm computes itself, from the features (the others have no libsvm twin).
@@ -116,8 +118,8 @@ def fold_kernels(K, train, validation):
 def submatrix(K, rows, columns):
     """``K[np.ix_(rows, columns)]`` of a NumPy matrix, or of an array API array (a GPU's) by the
     standard's ``take``, with the indices on its device."""
-    if not isinstance(K, np.ndarray) and hasattr(K, "__array_namespace__"):
-        xp = K.__array_namespace__()
-        picked = xp.take(K, xp.asarray(rows, device=K.device), axis=0)
-        return xp.take(picked, xp.asarray(columns, device=K.device), axis=1)
+    if is_array_api(K):
+        xp, on = namespace(K), device(K)
+        picked = xp.take(K, xp.asarray(rows, device=on), axis=0)
+        return xp.take(picked, xp.asarray(columns, device=on), axis=1)
     return K[np.ix_(rows, columns)]

@@ -31,6 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.arrays import is_array_api
 from kreinbench.linalg.implicit_kernel import fold_kernels
 from kreinbench.linalg.spectrum import Spectrum, compute_spectrum
 from kreinbench.methods.base import KernelModel
@@ -221,7 +222,7 @@ def cross_validate(make_estimator: Callable[[dict], Any], kernels: dict[str, np.
     candidates = param_grid(grid)
     # Paths run on NumPy matrices; a λ path also on array API arrays where the estimator says so.
     on_numpy = all(isinstance(K, np.ndarray) for K in kernels.values())
-    array_api = not on_numpy and all(hasattr(K, "__array_namespace__") for K in kernels.values())
+    array_api = not on_numpy and all(is_array_api(K) for K in kernels.values())
     path = lambda_path(make_estimator, grid, array_api=array_api) if paths and (on_numpy or array_api) else None
     grid_estimator = grid_path(make_estimator, candidates, grid) if paths and on_numpy and path is None else None
     tally = Tally()

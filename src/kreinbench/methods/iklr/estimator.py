@@ -37,8 +37,10 @@ from typing import Callable, NamedTuple
 import numpy as np
 import scipy.linalg.blas
 import scipy.linalg.lapack
+from array_api_compat import device
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.arrays import is_array_api, namespace, to_numpy
 from kreinbench.linalg.eigen import lanczos_extremes, largest_eigenvalue, positive_definite
 from kreinbench.linalg.implicit_kernel import submatrix
 from kreinbench.linalg.kernels import check_memory
@@ -340,7 +342,7 @@ class IKLR(KernelLogisticMixin):
         cached one); otherwise what the split needs is computed here.
         """
         p = self._validated()
-        if not isinstance(K, np.ndarray) and hasattr(K, "__array_namespace__"):
+        if is_array_api(K):
             return self._fit_array_api(K, y, spectrum, p)
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         return self._fit(K, y_pm, self._spectral_step(K, p["split"], spectrum), p)
@@ -352,10 +354,7 @@ class IKLR(KernelLogisticMixin):
     def _fit_array_api(self, K, y, spectrum, p: dict):
         """The fit on an array API array (a PyTorch or CuPy array on a GPU): K's namespace and device
         throughout, the spectral step of :mod:`kreinbench.linalg.xp_spectrum`, the GD solvers."""
-        from array_api_compat import device  # noqa: PLC0415 (array_api_compat only off the NumPy route)
-
-        from kreinbench.linalg.arrays import namespace, to_numpy  # noqa: PLC0415
-        from kreinbench.linalg.xp_spectrum import spectral_step  # noqa: PLC0415
+        from kreinbench.linalg.xp_spectrum import spectral_step  # noqa: PLC0415 (the array route's module)
 
         xp = namespace(K)
         _check_array_api_fit(xp, K, self.solver, p["inner"])
@@ -482,7 +481,7 @@ class IKLR(KernelLogisticMixin):
         n = y.shape[0]
         lam = p["lam"]
         on_numpy = isinstance(K, np.ndarray)
-        xp = None if on_numpy else y.__array_namespace__()
+        xp = None if on_numpy else namespace(y)
         loss = LogisticKernelLoss(K, y, xp)
         rng = np.random.default_rng(self.random_state)
         # drawn on the host by the same generator on every route: the same α⁰
@@ -648,12 +647,9 @@ def grouped_lambda_path_scores(prototypes: list, K, y, folds, lams, *, seconds: 
     if not all(first.groups_lambda_paths_with(other) for other in prototypes[1:]):
         raise KreinbenchError("IKLR fits that share a CV must share split, inner solver (CCICP-GD or CCICP-SGD), "
                               "max_outer and max_inner")
-    array_api = not isinstance(K, np.ndarray) and hasattr(K, "__array_namespace__")
-    if array_api:  # array_api_compat only off the NumPy route
-        from array_api_compat import device  # noqa: PLC0415
-
-        from kreinbench.linalg.arrays import namespace, to_numpy  # noqa: PLC0415
-        from kreinbench.linalg.xp_spectrum import spectral_step  # noqa: PLC0415
+    array_api = is_array_api(K)
+    if array_api:
+        from kreinbench.linalg.xp_spectrum import spectral_step  # noqa: PLC0415 (the array route's module)
 
         xp = namespace(K)
         _check_array_api_fit(xp, K, first.solver, p0["inner"])
@@ -785,7 +781,7 @@ def _fit_lockstep(K, fits: list) -> None:
     elif on_numpy:
         out = iklr_lockstep.ccicp_gd_lockstep(K, Y, _kminus_of_columns(fits), lams, caps, **common)
     else:
-        from kreinbench.methods.iklr import xp_lockstep  # noqa: PLC0415 (array_api_compat only off the NumPy route)
+        from kreinbench.methods.iklr import xp_lockstep  # noqa: PLC0415 (the array route's module)
 
         out = xp_lockstep.ccicp_gd_lockstep(K, Y, xp_lockstep.kminus_of_columns(K, fits), lams, caps, **common)
     for c, (fit, i) in enumerate(columns):

@@ -12,6 +12,7 @@ import numpy as np
 from scipy.special import expit
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.arrays import is_array_api
 from kreinbench.methods.base import KernelClassifierMixin, check_cross_kernel
 
 # Armijo sufficient-decrease constant of every line search on these objectives.
@@ -70,7 +71,7 @@ class KernelLogisticMixin(KernelClassifierMixin):
     def decision_function(self, K_cross):
         """Scores for a cross-kernel of shape (n_test, n_train) (in its namespace and on its device
         where the fit ran on an array API array)."""
-        if isinstance(self.alpha_, np.ndarray) or not hasattr(K_cross, "__array_namespace__"):
+        if isinstance(self.alpha_, np.ndarray) or not is_array_api(K_cross):
             K_cross = check_cross_kernel(K_cross, self.alpha_.size)
         elif K_cross.ndim != 2 or K_cross.shape[1] != self.alpha_.shape[0]:
             raise KreinbenchError(f"K_cross must have shape (n_test, {self.alpha_.shape[0]}), got {K_cross.shape}")
