@@ -371,7 +371,7 @@ class IKLR(KernelLogisticMixin):
 
     def _fit(self, K, y_pm, spectral: SpectralData, p: dict):
         """Fit on a checked kernel and ±1 labels, given the spectral step's result."""
-        kminus = self._prepare(K, y_pm.size, spectral, p)
+        kminus = self._prepare(K, y_pm.shape[0], spectral, p)
         self._solve(K, y_pm, kminus, p)
         residuals = [h["inner_residual"] for h in self.history_[1:] if np.isfinite(h["inner_residual"])]
         self.theorem1_satisfied_ = bool(residuals) and max(residuals) < self.theorem1_bound_
@@ -460,7 +460,7 @@ class IKLR(KernelLogisticMixin):
 
     def _inner(self, sub, pt, p, g0, rng, state):
         kind = p["inner"]
-        n = pt.alpha.size
+        n = pt.alpha.shape[0]
         if kind == "gd-printed":
             return iklr_inner.gd_printed(sub, pt, eta=n * p["eta"], rho=p["rho"], eps=p["eps"] / n,
                                          max_inner=p["max_inner"], step_cap=p["gd_step_cap"])
@@ -739,7 +739,7 @@ class _LockstepFits(NamedTuple):
         for est, p in zip(ests, params):
             kminus = est._prepare(K, y_pm.size, spectral, p)
         rngs = [np.random.default_rng(est.random_state) for est in ests]
-        alpha0 = [est._initial_alpha(y_pm.size, rng) for est, rng in zip(ests, rngs)][0]
+        alpha0 = [est._initial_alpha(y_pm.shape[0], rng) for est, rng in zip(ests, rngs)][0]
         return cls(ests, params, rows, y_pm, kminus, spectral.V_neg.shape[1] == 0, alpha0, rngs)
 
 
@@ -760,7 +760,7 @@ def _fit_lockstep(K, fits: list) -> None:
     for c, (fit, _) in enumerate(columns):
         Y[fit.rows, c], A0[fit.rows, c] = fit.y_pm, fit.alpha0
     lams = np.array([fit.params[i]["lam"] for fit, i in columns])
-    sizes = np.array([fit.y_pm.size for fit, _ in columns])
+    sizes = np.array([fit.y_pm.shape[0] for fit, _ in columns])
     radius = RUNAWAY_FACTOR / (lams * np.sqrt(sizes)) + np.linalg.norm(A0, axis=0)
     params = [fit.params[i] for fit, i in columns]
     p = params[0]

@@ -222,7 +222,7 @@ def sgd(sub: Subproblem, pt: Point, *, eta, rho, eps, max_inner, rng, step_cap):
     does not give, and on TL1 kernels (‖K‖ ~ 10³) uncapped steps blow up before ρ^t tames them.
     F_k itself is evaluated exactly (one matvec, shared with the step's K₊α).
     """
-    n = pt.alpha.size
+    n = pt.alpha.shape[0]
     F = sub.objective(pt)
     t = 0
     while t < max_inner:
@@ -249,7 +249,7 @@ def lbfgs(sub: Subproblem, pt: Point, *, gtol, max_inner, factor=None):
     costs one kernel product and two triangular solves.
     scipy's ``gtol`` bounds the largest gradient entry; gtol/√(n+1) there bounds the 2-norm by gtol.
     """
-    n = pt.alpha.size
+    n = pt.alpha.shape[0]
     last = {}
     if factor is None:
         to_alpha = from_alpha = to_metric = lambda v: v  # noqa: E731

@@ -72,7 +72,7 @@ class KernelLogisticMixin(KernelClassifierMixin):
         """Scores for a cross-kernel of shape (n_test, n_train) (in its namespace and on its device
         where the fit ran on an array API array)."""
         if isinstance(self.alpha_, np.ndarray) or not is_array_api(K_cross):
-            K_cross = check_cross_kernel(K_cross, self.alpha_.size)
+            K_cross = check_cross_kernel(K_cross, self.alpha_.shape[0])
         elif K_cross.ndim != 2 or K_cross.shape[1] != self.alpha_.shape[0]:
             raise KreinbenchError(f"K_cross must have shape (n_test, {self.alpha_.shape[0]}), got {K_cross.shape}")
         return K_cross @ self.alpha_ + self.intercept_
