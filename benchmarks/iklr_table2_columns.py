@@ -73,10 +73,11 @@ def breast_cancer_variants(cfg: dict) -> dict[str, ParsedData]:
     return out
 
 
-def spectra(data: ParsedData, split_spec: dict, dataset: str, seed: int, scaler: str) -> list[tuple[float, float]]:
-    """(μ_min, μ_max) of the TL1 kernel on each repetition's training half."""
+def spectra(data: ParsedData, split_spec: dict, dataset: str, seed: int, scaler: str,
+            reps=REPS) -> list[tuple[float, float]]:
+    """(μ_min, μ_max) of the TL1 kernel on the training half of each repetition of ``reps``."""
     out = []
-    for rep in REPS:
+    for rep in reps:
         part = rows.split(data, split_spec, dataset=dataset, rep=rep, seed=seed, scaler=scaler)
         out.append(rows.extremes(tl1(part.X_train, tau=rows.tl1_tau(part.X_train))))
     return out

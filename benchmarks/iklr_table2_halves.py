@@ -21,27 +21,18 @@ import argparse
 import sys
 
 import numpy as np
+from iklr_table2_columns import spectra
 from parkinsons_label import with_label
 from threadpoolctl import threadpool_limits
 
 import pipeline_rows as rows
 from kreinbench.data.registry import spec_from_entry
-from kreinbench.linalg.kernels import tl1
 
 # Table II's cells outside the record's ten halves (reproductions/paper-iklr/agreement.csv): dataset
 # (the library's name), its column, the paper's value.
 CELLS = [("australian", "μ_min", -0.006), ("sonar-uci", "μ_min", 1.452), ("monks1", "μ_min", -2.094),
          ("parkinsons", "μ_max", 1200.4)]
 COLUMN = {"μ_min": 0, "μ_max": 1}
-
-
-def spectra(data, split_spec: dict, dataset: str, seed: int, scaler: str, halves: int) -> np.ndarray:
-    """(μ_min, μ_max) of the TL1 kernel on repetitions 1..halves' training halves."""
-    out = []
-    for rep in range(1, halves + 1):
-        part = rows.split(data, split_spec, dataset=dataset, rep=rep, seed=seed, scaler=scaler)
-        out.append(rows.extremes(tl1(part.X_train, tau=rows.tl1_tau(part.X_train))))
-    return np.array(out)
 
 
 def main() -> None:
@@ -64,7 +55,8 @@ def main() -> None:
             if dataset == "parkinsons":
                 variants["+ status as a feature (m = 23)"] = with_label(data)
             for name, features in variants.items():
-                mu = spectra(features, split_spec, dataset, cfg["seed"], scaler, args.halves)[:, COLUMN[column]]
+                mu = np.array(spectra(features, split_spec, dataset, cfg["seed"], scaler,
+                                     range(1, args.halves + 1)))[:, COLUMN[column]]
                 first = mu[:10]
                 table.append({"dataset": dataset, "features": name, "m": features.X.shape[1], "column": column,
                               "paper": paper, "record's 10 halves": f"{first.min():.4g} to {first.max():.4g}",

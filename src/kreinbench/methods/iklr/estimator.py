@@ -737,7 +737,7 @@ class _LockstepFits(NamedTuple):
     def prepared(cls, ests: list, K, y_pm, spectral: SpectralData, *, rows) -> "_LockstepFits":
         params = [est._validated() for est in ests]
         for est, p in zip(ests, params):
-            kminus = est._prepare(K, y_pm.size, spectral, p)
+            kminus = est._prepare(K, y_pm.shape[0], spectral, p)
         rngs = [np.random.default_rng(est.random_state) for est in ests]
         alpha0 = [est._initial_alpha(y_pm.shape[0], rng) for est, rng in zip(ests, rngs)][0]
         return cls(ests, params, rows, y_pm, kminus, spectral.V_neg.shape[1] == 0, alpha0, rngs)

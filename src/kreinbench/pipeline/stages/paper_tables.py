@@ -20,7 +20,7 @@ import pandas as pd
 from kreinbench.atomic import write_csv_atomic, write_text_atomic
 from kreinbench.errors import KreinbenchError
 from kreinbench.experiments.iklr import dataset_statistics
-from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, scaling_note, to_markdown
+from kreinbench.report.render import COLLAPSE_NOTE, collapse_mark, fit_marks, scaling_note, to_markdown
 from kreinbench.report.statistics import ALPHA, fit_flags, paired_tests
 from kreinbench.report.studies import INIT_NAMES, METRIC_NAMES, study_frame, with_final_objectives
 
@@ -166,9 +166,7 @@ def table3_frame(runs: pd.DataFrame, paper: pd.DataFrame, names: dict[str, dict[
 def _table3_cell(row) -> str:
     ours = f"{row.mean:.3f} ± {row.std:.3f}"
     ours = f"**{ours}**" if row.best else ours + (" †" if row.best_significantly_better else "")
-    if getattr(row, "diverged", 0):
-        ours += f" ‡{row.diverged}"
-    ours += collapse_mark(row)
+    ours += fit_marks(row)
     if math.isnan(row.paper_mean):
         return ours
     return f"{ours} (paper {row.paper_mean:.3f} ± {row.paper_std:.3f}, Δ {row.diff:+.3f})"
