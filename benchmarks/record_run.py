@@ -1,6 +1,6 @@
 """Record a finished whole run under reproductions/<name>/ (kreinbench.report.reproduction).
 
-Usage: .venv/bin/python benchmarks/record_run.py --workdir DIR --name paper-dank [--log DIR/run.log ...]
+Usage: .venv/bin/python benchmarks/record_run.py --workdir DIR --name paper-dank --conditions idle|shared [--log DIR/run.log ...]
        [--command "..."] [--out reproductions/paper-dank]
        .venv/bin/python benchmarks/record_run.py --refresh paper-dank
 
@@ -8,7 +8,8 @@ DIR is the clone of a fixed commit where the config ran whole from an empty dire
 is read from DIR's git, the command from the Snakemake log's "Command:" line (or ``--command``),
 the wall time from the log's first and last timestamps (a run stopped and resumed with the same
 command: one ``--log`` per part, their wall times recorded each), the job time per rule from the jobs'
-``benchmark:`` files (benchmarks/protocols.py). The tables and figures computed from the records and
+``benchmark:`` files (benchmarks/protocols.py); ``--conditions`` says whether other work ran beside it
+(benchmarks/whole_runs.py, whose ledger gets the run). The tables and figures computed from the records and
 the agreement are then rebuilt with today's rules and explanations (no fit is rerun), as
 tests/test_reproduction_drift.py checks the tables; ``--refresh NAME`` does only that, for a
 committed record.
@@ -24,7 +25,9 @@ from pathlib import Path
 
 import pipeline_bench
 import protocols
+import whole_runs
 
+from kreinbench.atomic import write_text_atomic
 from kreinbench.pipeline import paper_targets
 from kreinbench.report.reproduction import record_run, refresh_record
 
@@ -41,13 +44,15 @@ def main() -> None:
     parser.add_argument("--note", action="append", default=[],
                         help="a line RUN.md adds to how the run went (repeatable)")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--conditions", choices=whole_runs.CONDITIONS,
+                        help="idle: nothing but niced side work beside the run; shared: other work (required to record)")
     parser.add_argument("--explanations", type=Path, default=Path("workflow/paper_values/explanations.yaml"))
     args = parser.parse_args()
     if args.refresh:
         refresh(ROOT / "reproductions" / args.refresh)
         return
-    if args.workdir is None or args.name is None:
-        parser.error("--workdir and --name are required (or --refresh NAME)")
+    if args.workdir is None or args.name is None or args.conditions is None:
+        parser.error("--workdir, --name and --conditions are required (or --refresh NAME)")
     logs = args.log or [protocols.newest_log(args.workdir)]
     command = args.command
     if command is None:
@@ -63,6 +68,10 @@ def main() -> None:
                          explanations=args.explanations, quantities=paper_targets.quantities(), notes=tuple(args.note))
     print(f"{len(written)} files under {(args.out or Path('reproductions') / args.name)}")
     refresh(args.out or ROOT / "reproductions" / args.name)
+    # The ledger of whole runs, and the README's and docs' tables rendered from it.
+    whole_runs.add(whole_runs.measure(args.workdir, logs, args.conditions, record=f"reproductions/{args.name}"))
+    for path, text in whole_runs.render().items():
+        write_text_atomic(path, text)
 
 
 def refresh(record: Path) -> None:
