@@ -2,7 +2,10 @@
 
 Usage: .venv/bin/python benchmarks/same_run.py BEFORE_DIR AFTER_DIR
 
-Compares every file under each run directory's results/ that both have, by kind:
+BEFORE_DIR and AFTER_DIR are two run directories, or two ``reproductions/`` records (a record
+holds no fit records or kernels: its tidy ``records/*.csv.gz`` are compared instead, as tables;
+``RUN.md`` is its timings). Compares every file under each run directory's results/ (a record's
+own files) that both have, by kind:
 fit records (``results/fits/**.json``) field by field without their timings (``cv_time``,
 ``train_time``, ``test_time``, the histories' ``elapsed``); CSV tables cell by cell without timing
 columns (a name with ``time``, ``seconds``, ``elapsed``, ``speedup`` or ending in ``_s``) and without the rows
@@ -66,9 +69,9 @@ def same_hdf5(a: Path, b: Path) -> bool:
 
 
 def same(a: Path, b: Path, relative: Path) -> bool:
-    if relative.parts[:2] == ("results", "fits") and a.suffix == ".json":
+    if relative.parts[0] == "fits" and a.suffix == ".json":
         return comparable_record(a) == comparable_record(b)
-    if a.suffix == ".csv":
+    if a.name.endswith((".csv", ".csv.gz")):
         return same_csv(a, b)
     if a.suffix == ".h5":
         return same_hdf5(a, b)
@@ -77,13 +80,17 @@ def same(a: Path, b: Path, relative: Path) -> bool:
 
 def skipped(relative: Path, shared: set[Path]) -> bool:
     rendering = relative.suffix in {".md", ".html"} and relative.with_suffix(".csv") in shared
-    return rendering or relative.name == "environment.tsv"
+    return rendering or relative.name in {"environment.tsv", "RUN.md"}
+
+
+def results_root(side: Path) -> Path:
+    """A run directory's results/, or a record itself."""
+    return side / "results" if (side / "results").is_dir() else side
 
 
 def main() -> int:
-    before, after = (Path(arg) for arg in sys.argv[1:3])
-    files = {side: {p.relative_to(side) for p in (side / "results").rglob("*") if p.is_file()}
-             for side in (before, after)}
+    before, after = (results_root(Path(arg)) for arg in sys.argv[1:3])
+    files = {side: {p.relative_to(side) for p in side.rglob("*") if p.is_file()} for side in (before, after)}
     shared = files[before] & files[after]
     for side, other in ((before, after), (after, before)):
         for relative in sorted(files[side] - files[other]):
@@ -92,7 +99,7 @@ def main() -> int:
     differ = [p for p in compared if not same(before / p, after / p, p)]
     for relative in differ:
         print(f"differs: {relative}")
-    kinds = pd.Series([p.parts[1] if len(p.parts) > 2 else p.name for p in compared]).value_counts()
+    kinds = pd.Series([p.parts[0] if len(p.parts) > 1 else p.name for p in compared]).value_counts()
     print(f"{len(compared)} shared files compared ({', '.join(f'{k} {v}' for k, v in kinds.items())}); "
           f"{len(differ)} differ; {len(shared) - len(compared)} skipped (renderings of compared tables, environment.tsv)")
     return 1 if differ else 0
