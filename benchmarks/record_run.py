@@ -63,13 +63,17 @@ def main() -> None:
     commit = subprocess.run(["git", "-C", str(args.workdir), "rev-parse", "HEAD"], capture_output=True, text=True,
                             check=True).stdout.strip()
     rules = protocols.by_rule(protocols.job_seconds(args.workdir))
-    written = record_run(args.workdir, args.out or Path("reproductions") / args.name, name=args.name, commit=commit,
+    out = args.out or ROOT / "reproductions" / args.name
+    written = record_run(args.workdir, out, name=args.name, commit=commit,
                          command=command, wall_seconds=[pipeline_bench.log_wall_seconds(log) for log in logs], rules=rules,
                          explanations=args.explanations, quantities=paper_targets.quantities(), notes=tuple(args.note))
-    print(f"{len(written)} files under {(args.out or Path('reproductions') / args.name)}")
-    refresh(args.out or ROOT / "reproductions" / args.name)
-    # The ledger of whole runs, and the README's and docs' tables rendered from it.
-    whole_runs.add(whole_runs.measure(args.workdir, logs, args.conditions, record=f"reproductions/{args.name}"))
+    print(f"{len(written)} files under {out}")
+    refresh(out)
+    # The ledger of whole runs (the record named where it is one of reproductions/), and the README's
+    # and docs' tables rendered from it.
+    committed = out.resolve().parent == ROOT / "reproductions"
+    whole_runs.add(whole_runs.measure(args.workdir, logs, args.conditions,
+                                      record=f"reproductions/{out.name}" if committed else ""))
     for path, text in whole_runs.render().items():
         write_text_atomic(path, text)
 
