@@ -101,7 +101,7 @@ def main() -> int:
         print(f"differs: {relative}")
     kinds = pd.Series([p.parts[0] if len(p.parts) > 1 else p.name for p in compared]).value_counts()
     print(f"{len(compared)} shared files compared ({', '.join(f'{k} {v}' for k, v in kinds.items())}); "
-          f"{len(differ)} differ; {len(shared) - len(compared)} skipped (renderings of compared tables, environment.tsv)")
+          f"{len(differ)} differ; {len(shared) - len(compared)} skipped (renderings of compared tables, environment.tsv, RUN.md)")
     return 1 if differ else 0
 
 

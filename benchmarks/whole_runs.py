@@ -1,7 +1,7 @@
 """The ledger of measured whole runs, and the README's and docs' whole-run tables rendered from it.
 
 Usage: .venv/bin/python benchmarks/whole_runs.py add --workdir DIR --conditions idle|shared [--log L ...]
-                                                     [--record reproductions/NAME] [--note "..."]
+                                                     [--record reproductions/NAME]
        .venv/bin/python benchmarks/whole_runs.py render
 
 ``add`` measures a run that went whole from an empty directory in DIR (a clone of a fixed commit)
@@ -134,21 +134,25 @@ def readme_cell(runs: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
-def replace_between_markers(text: str, body: str, where: str) -> str:
+def marked_span(text: str, where: str) -> tuple[int, int]:
+    """Where the text between the ``whole-runs`` markers starts and ends."""
     start, end = (text.find(marker) for marker in MARKERS)
     if start < 0 or end < start:
         raise SystemExit(f"{where} lacks the {MARKERS[0]} ... {MARKERS[1]} markers")
-    return text[:start + len(MARKERS[0])] + "\n" + body + "\n" + text[end:]
+    return start + len(MARKERS[0]), end
+
+
+def replace_between_markers(text: str, body: str, where: str) -> str:
+    start, end = marked_span(text, where)
+    return text[:start] + "\n" + body + "\n" + text[end:]
 
 
 def render_readme(text: str, ledger: pd.DataFrame) -> str:
     """README.md with its whole-run table's third column rendered from the ledger (config in the
     first column as `name.yaml`)."""
-    start, end = (text.find(marker) for marker in MARKERS)
-    if start < 0 or end < start:
-        raise SystemExit(f"README.md lacks the {MARKERS[0]} ... {MARKERS[1]} markers")
+    start, end = marked_span(text, "README.md")
     rows = []
-    for line in text[start + len(MARKERS[0]):end].strip().splitlines():
+    for line in text[start:end].strip().splitlines():
         cells = line.strip("|").split("|")
         config = re.search(r"`([\w-]+)\.yaml`", cells[0])
         if config is not None:
