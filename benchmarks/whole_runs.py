@@ -40,7 +40,6 @@ COLUMNS = ["config", "scale", "offline", "commit", "started", "wall_s", "parts",
            "top_rule", "top_share", "record", "source"]
 CONDITIONS = ("idle", "shared")
 MARKERS = ("<!-- whole-runs:start -->", "<!-- whole-runs:end -->")
-TIMESTAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 
 
 def read_ledger(path: Path = LEDGER) -> pd.DataFrame:
@@ -69,7 +68,7 @@ def command_settings(command: str) -> tuple[str, str, bool]:
 
 def log_start(log: Path) -> str:
     for line in log.read_text().splitlines():
-        if found := TIMESTAMP.match(line.strip()):
+        if found := pipeline_bench.TIMESTAMP.match(line.strip()):
             return datetime.strptime(found.group(1), "%a %b %d %H:%M:%S %Y").strftime("%Y-%m-%d %H:%M")
     raise SystemExit(f"Snakemake log {log} has no timestamp")
 
