@@ -7,8 +7,13 @@ import kreinbench.pipeline.paper_targets as registry
 import kreinbench.pipeline.paths as paths
 import kreinbench.pipeline.plan as plan
 import kreinbench.pipeline.run_claim as run_claim
+import kreinbench.pipeline.scheduler_timer as scheduler_timer
 from kreinbench.pipeline.resources import JobResources, check_resource_variables
 from kreinbench.pipeline.environment import software_versions
+
+# Snakemake's scheduler starts a timer chain per finished job that never stops (its main process
+# then takes a growing share of a core): one pending timer instead (scheduler_timer's docstring).
+scheduler_timer.install()
 
 # `--config offline=true`: datasets with no offline source are replaced by their
 # `offline_substitutes`; then `--config scale=small`: the config's `scales.small` (fewer
