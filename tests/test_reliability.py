@@ -341,9 +341,11 @@ def interrupted(mirror, tmp_path_factory):
 
     # 2-5. Paused stages.  A killed Snakemake leaves a stale lock; these restarts ignore it
     # (--nolock), the final one removes it with --unlock as a user would.
-    for stage in ("kernel", "spectrum", "fit", "table"):
+    # Each kill waits until every job of the stage (two repetitions, one table) sits at its pause
+    # point: what exists then does not depend on the order in which the scheduler started them.
+    for stage, jobs in (("kernel", 2), ("spectrum", 2), ("fit", 2), ("table", 1)):
         markers = tmp_path_factory.mktemp(f"markers-{stage}")
-        start_and_kill(work, lambda: any(markers.iterdir()), "--nolock",
+        start_and_kill(work, lambda: len(list(markers.iterdir())) >= jobs, "--nolock",
                        env=environment(hooks, stage, markers), what=f"the {stage} stage")
         seen[stage] = {
             "hdf5": check_hdf5_tree(work),

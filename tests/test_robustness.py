@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -41,6 +42,30 @@ def test_next_writer_removes_a_killed_writers_temporary(tmp_path):
         tmp.write_bytes(b"complete")
     assert target.read_bytes() == b"complete" and other.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "k.h5"]
+
+
+def test_a_killed_writer_that_is_still_a_zombie_counts_as_dead(tmp_path):
+    """The kernel-stage temporaries of tests/test_reliability.py outlived the resume now and then:
+    their killed writers were zombies, not yet reaped, when the rerun jobs looked."""
+    target = tmp_path / "k.h5"
+    code = ("import os, sys\nfrom kreinbench.atomic import atomic_path\n"
+            "with atomic_path(sys.argv[1]) as tmp:\n    tmp.write_bytes(b'half')\n    os.kill(os.getpid(), 9)\n")
+    writer = subprocess.Popen([sys.executable, "-c", code, str(target)])
+    try:
+        for _ in range(600):  # dead but not waited for: a zombie
+            with open(f"/proc/{writer.pid}/stat") as stat:
+                if stat.read().rpartition(")")[2].split()[0] == "Z":
+                    break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the writer did not die")
+        stale = list(tmp_path.glob(".k.h5.*.tmp"))
+        assert len(stale) == 1
+        with atomic_path(target) as tmp:
+            assert not stale[0].exists()
+            tmp.write_bytes(b"complete")
+    finally:
+        writer.wait()
 
 
 # --- numerical safety -------------------------------------------------------------------------

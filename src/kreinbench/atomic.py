@@ -14,13 +14,21 @@ _HOST = socket.gethostname().replace("/", "_")
 
 
 def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie: a killed writer stays a zombie until its
+    parent reaps it, and an orphan's reaper (PID 1 in a container) may take its time, while the
+    rerun job already looks for its temporaries."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            # the state follows the command name, which is in parentheses and may contain them
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc (not Linux) or the process just went: keep its file
 
 
 def remove_stale_temporaries(target: str | os.PathLike) -> list[Path]:
