@@ -5,10 +5,12 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import yaml
 
 from kreinbench.data.split import Split, write_split
 from kreinbench.pipeline import plan
@@ -204,3 +206,38 @@ def test_scale_points_are_sized_before_their_split_exists(tmp_path, monkeypatch)
     assert jobs.mem_mb("scale_point")(point, SimpleNamespace(), 1) == res.mem_mb(expected, 1)
     exact = SimpleNamespace(dataset="ijcnn1", variant="iklr", n_train="8000")
     assert jobs.mem_mb("scale_point")(exact, SimpleNamespace(), 1) == res.mem_mb(res.scale_point_cost(res.Size(8000, 0, 0), None), 1)
+
+
+def test_slurm_profile_keeps_a_paper_scale_group_within_one_node():
+    """paper-iklr at ``scale=paper``: ijcnn1-tr's dataset × repetition group (17 500 training and
+    17 500 test rows, as its dry run sizes them: its TL1 kernel, spectrum, then CCICP-GD, CCICP-SGD
+    and exact CCCP side by side, then CCICP-SGD-I, which starts from CCICP-SGD's fit), sized by
+    Snakemake's own group layering under the SLURM profile's ``resources``: within the profile's
+    node, where without that constraint the three fits side by side ask for more than 64 GB."""
+    from snakemake.resources import GroupResources, Resources
+
+    root = Path(__file__).resolve().parents[1]
+    profile = yaml.safe_load((root / "workflow/profiles/slurm/config.yaml").read_text())
+    node_mb = int(profile["resources"]["mem_mb"])
+    jobs = res.JobResources(yaml.safe_load((root / "workflow/configs/paper-iklr.yaml").read_text()))
+    size = res.Size(n_train=17_500, n_test=17_500, n_features=22)
+
+    def job(cost, threads=1):
+        return SimpleNamespace(pipe_group=None, resources={
+            "mem_mb": res.mem_mb(cost, 1), "runtime": res.runtime_min(cost, 1), "_cores": threads})
+
+    def fit(method):
+        return job(jobs.method_cost(size, method), res.blas_threads(size))
+
+    levels = [[job(res.kernel_cost(size))], [job(res.spectrum_cost(size), res.blas_threads(size))],
+              [fit("ccicp-gd"), fit("ccicp-sgd"), fit("cccp-gd")], [fit("ccicp-sgd-i")]]
+
+    def group(constraints):
+        return GroupResources.basic_layered(levels, Resources.from_mapping(constraints), run_local=False)
+
+    fit_mb = levels[2][0].resources["mem_mb"]
+    unconstrained, constrained = group({}), group({"mem_mb": node_mb})
+    assert unconstrained["mem_mb"] == 3 * fit_mb > 64_000
+    assert constrained["mem_mb"] == 2 * fit_mb <= node_mb < 64_000
+    # The price: the third fit runs after the first two.
+    assert constrained["runtime"] == unconstrained["runtime"] + levels[2][0].resources["runtime"]
