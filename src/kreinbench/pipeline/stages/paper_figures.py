@@ -159,7 +159,8 @@ def fig_init_figure(table: pd.DataFrame, runs: pd.DataFrame):
                 plotted = runs[(runs["dataset"] == dataset) & runs["method"].isin(table["method"])]
                 ylabel = f"{ylabel}\n({objective_scale(ax, plotted[metric])})"
                 away = int(plotted["diverged"].fillna(False).astype(bool).sum()) if "diverged" in plotted else 0
-                title += f": {away} of {len(plotted)} runs ran away (diverged)" if away else ": no run ran away"
+                # On a line of its own: beside a long dataset name it left the canvas.
+                title += f"\n{away} of {len(plotted)} runs ran away (diverged)" if away else "\nno run ran away"
             ax.set_ylabel(ylabel)
             ax.set_title(title)
             ax.grid(alpha=0.3)
