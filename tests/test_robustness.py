@@ -28,11 +28,13 @@ def test_kernel_instance_ids_ignore_key_order():
 
 # --- stale temporaries of killed writers ------------------------------------------------------
 
+# A writer of argv[1] that SIGKILLs itself with its temporary half written.
+KILLED_WRITER = ("import os, sys\nfrom kreinbench.atomic import atomic_path\n"
+                 "with atomic_path(sys.argv[1]) as tmp:\n    tmp.write_bytes(b'half')\n    os.kill(os.getpid(), 9)\n")
+
 def test_next_writer_removes_a_killed_writers_temporary(tmp_path):
     target = tmp_path / "k.h5"
-    code = ("import os, sys\nfrom kreinbench.atomic import atomic_path\n"
-            "with atomic_path(sys.argv[1]) as tmp:\n    tmp.write_bytes(b'half')\n    os.kill(os.getpid(), 9)\n")
-    subprocess.run([sys.executable, "-c", code, str(target)], timeout=60)
+    subprocess.run([sys.executable, "-c", KILLED_WRITER, str(target)], timeout=60)
     stale = list(tmp_path.glob(".k.h5.*.tmp"))
     assert len(stale) == 1 and not target.exists()
     other = tmp_path / ".other.h5.pid1@elsewhere.abc.tmp"  # another target's / host's file: kept
@@ -48,9 +50,7 @@ def test_a_killed_writer_that_is_still_a_zombie_counts_as_dead(tmp_path):
     """The kernel-stage temporaries of tests/test_reliability.py outlived the resume now and then:
     their killed writers were zombies, not yet reaped, when the rerun jobs looked."""
     target = tmp_path / "k.h5"
-    code = ("import os, sys\nfrom kreinbench.atomic import atomic_path\n"
-            "with atomic_path(sys.argv[1]) as tmp:\n    tmp.write_bytes(b'half')\n    os.kill(os.getpid(), 9)\n")
-    writer = subprocess.Popen([sys.executable, "-c", code, str(target)])
+    writer = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(target)])
     try:
         for _ in range(600):  # dead but not waited for: a zombie
             with open(f"/proc/{writer.pid}/stat") as stat:
