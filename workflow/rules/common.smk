@@ -11,8 +11,9 @@ import kreinbench.pipeline.scheduler_timer as scheduler_timer
 from kreinbench.pipeline.resources import JobResources, check_resource_variables
 from kreinbench.pipeline.environment import software_versions
 
-# Snakemake's scheduler starts a timer chain per finished job that never stops (its main process
-# then takes a growing share of a core): one pending timer instead (scheduler_timer's docstring).
+# Snakemake's scheduler adds a re-evaluation timer chain at every extra scheduling pass, each lasting
+# while jobs are ready (its main process then takes a growing share of a core): one pending timer
+# instead (scheduler_timer's docstring).
 scheduler_timer.install()
 
 # `--config offline=true`: datasets with no offline source are replaced by their
