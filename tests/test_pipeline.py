@@ -1,6 +1,9 @@
 """End-to-end: Snakemake runs the whole chain on a tiny config in a temporary directory."""
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +90,26 @@ def test_second_run_has_nothing_to_do(finished, snakemake):
     result = snakemake(finished, "-n")
     assert result.returncode == 0
     assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_every_dataset_chain_opens_before_any_fit_runs(workflow_copy):
+    """On one core Snakemake starts the ready job of highest priority: all fetches, then all splits,
+    kernels and spectra, then the fits. Without the stage priorities its greedy choice (largest
+    input first) ran the first dataset's split, kernel, spectrum and fit before the second
+    dataset's fetch: in a whole paper-iklr run the last datasets were fetched 41-54 min in."""
+    config = {"seed": 3, "repetitions": 1, "cv_folds": 2, "datasets": ["blobs", "monk-2", "heart"],
+              "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}},
+              "methods": {"flip-klr": {"estimator": "SpectrumKLR", "kernel": "tl1",
+                                       "params": {"correction": "flip"}, "grid": {"lam": [1.0]}}}}
+    workdir = workflow_copy(config, "stage_order")
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1"], cwd=workdir,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    started = re.findall(r"^(?:local)?rule (\w+):$", result.stderr, flags=re.MULTILINE)
+    stage = {"fetch": 0, "split": 1, "kernel_tl1": 2, "spectrum": 3, "fit": 4}
+    order = [stage[name] for name in started if name in stage]
+    assert order.count(4) == 3 and order.count(0) == 3, started
+    assert order == sorted(order), started
 
 
 def test_unknown_dataset_in_config_is_a_clear_error(workflow_copy, snakemake):

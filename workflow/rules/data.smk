@@ -8,6 +8,7 @@ rule fetch:
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("fetch")
+    priority: job_resources.priority("fetch")
     resources:
         mem_mb=job_resources.mem_mb("fetch"),
         runtime=job_resources.runtime("fetch"),
@@ -32,6 +33,7 @@ rule split:
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("split")
+    priority: job_resources.priority("split")
     resources:
         mem_mb=job_resources.mem_mb("split"),
         runtime=job_resources.runtime("split"),

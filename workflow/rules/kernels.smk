@@ -27,6 +27,7 @@ for kernel_name in config["kernels"]:
         conda:
             "../envs/kreinbench.yaml"
         threads: job_resources.threads("kernel")
+        priority: job_resources.priority("kernel")
         resources:
             mem_mb=job_resources.mem_mb("kernel", kernel=kernel_name),
             runtime=job_resources.runtime(
@@ -55,6 +56,7 @@ rule spectrum:
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("spectrum")
+    priority: job_resources.priority("spectrum")
     resources:
         mem_mb=job_resources.mem_mb("spectrum"),
         runtime=job_resources.runtime("spectrum"),

@@ -47,9 +47,22 @@ and the stage script with numpy, scipy, scikit-learn, h5py): 115 MB + 175 MB mea
 up. A retry doubles the memory and adds the base runtime again (``attempt`` 1, 2, 3, ...), so a
 job killed by SLURM for exceeding its memory or time limit gets more on its next attempt.
 
+Priority (Snakemake's ``priority``): the stages that open a dataset's chain, fetch, split, kernel and
+spectrum, run before any fit that is ready, each stage before the next (:data:`STAGE_PRIORITY`).
+Snakemake's greedy scheduler otherwise prefers the ready jobs with the largest inputs, so a fetch
+(no input) waited behind the splits, kernels and fits of the datasets already open: in the whole
+paper-iklr run at b58a29e (2 cores) the last eleven datasets were fetched 41 to 54 minutes in, and
+Table VI's long CVs, fetched at minute 41, ran last, one at a time. With every chain open within
+minutes, the fits start largest input (kernel) first, so the long ones no longer form the tail.
+
 Threads: the BLAS-heavy rules (spectrum, fit) get one thread per :data:`N_PER_THREAD` training
 points, at most :data:`MAX_THREADS`; the stage sets the BLAS thread count to the job's threads
 (``kreinbench.pipeline.stages.runner``), so the cores SLURM allocates are the cores BLAS uses.
+Below 4000 points a second thread costs more than it gives: Table VI's CV job on svmguide1's
+provided split (3089 points, 2 cores, idle machine) took 177.8 s on two threads, 272.3 s on one,
+and two of them side by side on one thread each 269.8 s, 1.32 times the throughput of running
+them one after another on two threads (measured at b58a29e). On a cluster it is the same
+trade: cores that a job's second thread would waste go to another job.
 """
 
 from __future__ import annotations
@@ -80,7 +93,7 @@ EIGH_NS = 0.25
 FIT_NS = 0.6
 RUNTIME_SAFETY = 4.0
 RUNTIME_FLOOR_MIN = 10
-N_PER_THREAD = 2500
+N_PER_THREAD = 4000
 MAX_THREADS = 8
 IMPLICIT_BLOCKS = 4
 IMPLICIT_PASSES = 10
@@ -90,6 +103,7 @@ SCALE_EXACT_NS = 0.6
 SCALE_NYSTROM_COPIES = 6
 SCALE_NYSTROM_NS = 1.0
 SCALE_NYSTROM_STEPS = 50
+STAGE_PRIORITY = {"fetch": 4, "split": 3, "kernel": 2, "spectrum": 1}
 
 
 @dataclass(frozen=True)
@@ -285,6 +299,11 @@ class JobResources:
         def runtime(wildcards, input, attempt):
             return runtime_min(self.cost(rule, wildcards, input, instances, kernel), attempt)
         return runtime
+
+    @staticmethod
+    def priority(rule: str) -> int:
+        """The rule's scheduling priority (:data:`STAGE_PRIORITY`; every other rule 0)."""
+        return STAGE_PRIORITY.get(rule, 0)
 
     def threads(self, rule: str) -> Callable[..., int]:
         def threads(wildcards):
