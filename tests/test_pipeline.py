@@ -95,8 +95,8 @@ def test_second_run_has_nothing_to_do(finished, snakemake):
 def test_every_dataset_chain_opens_before_any_fit_runs(workflow_copy):
     """On one core Snakemake starts the ready job of highest priority: all fetches, then all splits,
     kernels and spectra, then the fits. Without the stage priorities its greedy choice (largest
-    input first) ran the first dataset's split, kernel, spectrum and fit before the second
-    dataset's fetch: in a whole paper-iklr run the last datasets were fetched 41-54 min in."""
+    input first) interleaved them (here: fetch, split, fetch, split, kernel, ...), and in a whole
+    paper-iklr run the last datasets were fetched 41-54 min in, behind other datasets' fits."""
     config = {"seed": 3, "repetitions": 1, "cv_folds": 2, "datasets": ["blobs", "monk-2", "heart"],
               "kernels": {"tl1": {"type": "tl1", "tau_factor": 0.7}},
               "methods": {"flip-klr": {"estimator": "SpectrumKLR", "kernel": "tl1",
