@@ -53,7 +53,10 @@ Snakemake's greedy scheduler otherwise prefers the ready jobs with the largest i
 (no input) waited behind the splits, kernels and fits of the datasets already open: in the whole
 paper-iklr run at b58a29e (2 cores) the last eleven datasets were fetched 41 to 54 minutes in, and
 Table VI's long CVs, fetched at minute 41, ran last, one at a time. With every chain open within
-minutes, the fits start largest input (kernel) first, so the long ones no longer form the tail.
+minutes, the fits start largest input (kernel) first, so the long ones are not the last: where
+they run on one thread each, a long job left alone at the end would leave a core idle. (It did not
+shorten paper-iklr on 2 cores: both there and at b58a29e the jobs held both cores every minute,
+docs/protocol-speed.md.)
 
 Threads: the BLAS-heavy rules (spectrum, fit) get one thread per :data:`N_PER_THREAD` training
 points, at most :data:`MAX_THREADS`; the stage sets the BLAS thread count to the job's threads
