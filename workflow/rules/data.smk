@@ -5,10 +5,10 @@ rule fetch:
         paths.log("fetch", "{dataset}"),
     benchmark:
         paths.benchmark("fetch", "{dataset}")
+    priority: job_resources.priority("fetch")
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("fetch")
-    priority: job_resources.priority("fetch")
     resources:
         mem_mb=job_resources.mem_mb("fetch"),
         runtime=job_resources.runtime("fetch"),
@@ -30,10 +30,10 @@ rule split:
         paths.log("split", "{dataset}/rep{rep}"),
     benchmark:
         paths.benchmark("split", "{dataset}/rep{rep}")
+    priority: job_resources.priority("split")
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("split")
-    priority: job_resources.priority("split")
     resources:
         mem_mb=job_resources.mem_mb("split"),
         runtime=job_resources.runtime("split"),

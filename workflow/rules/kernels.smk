@@ -22,12 +22,12 @@ for kernel_name in config["kernels"]:
             paths.log("kernel", f"{{dataset}}/rep{{rep}}/{kernel_name}"),
         benchmark:
             paths.benchmark("kernel", f"{{dataset}}/rep{{rep}}/{kernel_name}")
+        priority: job_resources.priority("kernel")
         group:
             "dataset_rep"
         conda:
             "../envs/kreinbench.yaml"
         threads: job_resources.threads("kernel")
-        priority: job_resources.priority("kernel")
         resources:
             mem_mb=job_resources.mem_mb("kernel", kernel=kernel_name),
             runtime=job_resources.runtime(
@@ -51,12 +51,12 @@ rule spectrum:
         paths.log("spectrum", "{dataset}/rep{rep}/{instance}"),
     benchmark:
         paths.benchmark("spectrum", "{dataset}/rep{rep}/{instance}")
+    priority: job_resources.priority("spectrum")
     group:
         "dataset_rep"
     conda:
         "../envs/kreinbench.yaml"
     threads: job_resources.threads("spectrum")
-    priority: job_resources.priority("spectrum")
     resources:
         mem_mb=job_resources.mem_mb("spectrum"),
         runtime=job_resources.runtime("spectrum"),
