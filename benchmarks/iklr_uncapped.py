@@ -25,6 +25,7 @@ import warnings
 from pathlib import Path
 
 import pandas as pd
+import yaml
 from bench_nystrom import load_split, tl1
 
 from kreinbench.experiments.scale import peak_rss_mib
@@ -36,12 +37,16 @@ from kreinbench.methods.selection import stratified_folds
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = ("ccicp-gd", "ccicp-sgd", "cccp-gd")
-# Each solver's CV as paper-iklr.yaml runs it: its lock-step members (``cv_with``) and CV solver.
-CV_GROUPS = {"ccicp-gd": [{"solver": "ccicp-gd"}],
-             "ccicp-sgd": [{"solver": "ccicp-sgd"}, {"solver": "ccicp-sgd-i"}],
-             "cccp-gd": [{"solver": "cccp-gd", "cv_solver": "cccp-lbfgs"}]}
-LAM_GRID = [1.0e-4, 1.0e-3, 0.01, 0.1, 1, 5, 10]
+CONFIG = ROOT / "workflow/configs/paper-iklr.yaml"
 CV_FOLDS = 5
+
+
+def cv_group(methods: dict, solver: str, dataset: str) -> tuple[list[dict], list]:
+    """A solver's CV on ``dataset`` as paper-iklr.yaml runs it: the params of it and of its lock-step
+    members there (``cv_with``; a method with ``datasets`` runs on those only), and its λ grid."""
+    members = [solver] + [name for name, spec in methods.items()
+                          if spec.get("cv_with") == solver and dataset in spec.get("datasets", [dataset])]
+    return [methods[name].get("params", {}) for name in members], methods[solver]["grid"]["lam"]
 
 
 def chosen_lambdas(dataset: str, rep: int) -> dict[str, float]:
@@ -89,13 +94,15 @@ def main() -> None:
         del K_test, spectrum
         # The fit stage's folds: stratified, seeded by the split's seed (pipeline.stages.fit).
         folds = stratified_folds(split.y_train, CV_FOLDS, int(split.attrs["seed"]))[:args.cv_folds]
-        for solver, members in CV_GROUPS.items():
+        methods = yaml.safe_load(CONFIG.read_text())["methods"]
+        for solver in SOLVERS:
+            members, lam_grid = cv_group(methods, solver, args.dataset)
             prototypes = [IKLR(**params, random_state=seed) for params in members]
             parts: dict = {}
             start = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                tables = grouped_lambda_path_scores(prototypes, K, split.y_train, folds, LAM_GRID, seconds=parts)
+                tables = grouped_lambda_path_scores(prototypes, K, split.y_train, folds, lam_grid, seconds=parts)
             report(f"{solver} CV, {args.cv_folds} of {CV_FOLDS} folds", time.perf_counter() - start,
                    n_fold_train=int(folds[0][0].size), parts={k: round(v, 2) for k, v in parts.items()},
                    accuracy=[[round(float(a), 4) for a in row] for row in tables[0]])
