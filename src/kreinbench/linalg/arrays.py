@@ -16,6 +16,7 @@ import numpy as np
 from array_api_compat import array_namespace, is_array_api_obj, is_numpy_namespace
 
 from kreinbench.errors import KreinbenchError
+from kreinbench.linalg.blas import serial_syrk
 
 
 def is_array_api(x) -> bool:
@@ -78,7 +79,8 @@ def cholesky_or_none(xp: ModuleType, A):
     some builds a partial factor): so a factor counts only if every entry is finite and its
     diagonal positive."""
     try:
-        L = xp.linalg.cholesky(A)
+        with serial_syrk(A.shape[0]):  # NumPy's Cholesky is OpenBLAS's (the others' are unaffected)
+            L = xp.linalg.cholesky(A)
     except Exception:  # noqa: BLE001 (each library raises its own LinAlgError)
         return None
     if not (bool(xp.all(xp.isfinite(L))) and bool(xp.all(xp.linalg.diagonal(L) > 0))):

@@ -28,6 +28,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 
+from kreinbench.linalg.blas import serial_syrk
 from kreinbench.linalg.kernels import check_memory
 
 # Below this size Lanczos has no advantage over a dense eigensolver (and eigsh needs n > k + 1).
@@ -132,7 +133,8 @@ def cholesky_factor(K: np.ndarray) -> np.ndarray | None:
     check_memory(n * n * 8, f"a Cholesky factorization of a {n} x {n} kernel")
     # K is symmetric, so its transpose is the Fortran-ordered matrix LAPACK takes without a
     # transposing copy.
-    factor, info = scipy.linalg.lapack.dpotrf(np.asarray(K, dtype=np.float64).T, lower=0, clean=0)
+    with serial_syrk(n):
+        factor, info = scipy.linalg.lapack.dpotrf(np.asarray(K, dtype=np.float64).T, lower=0, clean=0)
     # a NaN pivot must never certify (some LAPACK builds, and CuPy, do not report it)
     return factor if info == 0 and bool(np.isfinite(np.diag(factor)).all()) else None
 

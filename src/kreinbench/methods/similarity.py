@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 
+from kreinbench.linalg.blas import serial_syrk
 from kreinbench.methods.base import check_cross_kernel, check_train_kernel
 from kreinbench.methods.isvm.svm import SVM
 from kreinbench.methods.solvers.libsvm import libsvm_dual
@@ -59,7 +60,8 @@ class SimilarityFeatures(SVM):
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         start = time.perf_counter()
         # K Kᵀ, not K @ K: scikit-learn's checks pass kernels that are symmetric only to round-off
-        gram = K @ K.T
+        with serial_syrk(K.shape[0]):  # numpy runs K Kᵀ as a syrk
+            gram = K @ K.T
         self.alpha_, self.intercept_, self.n_iter_ = libsvm_dual(gram, y_pm, C, tol=tol, max_iter=max_iter)
         self.coef_ = K.T @ (y_pm * self.alpha_)
         margins = y_pm * (K @ self.coef_ + self.intercept_)

@@ -133,6 +133,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.blas
 
+from kreinbench.linalg.blas import serial_syrk
 from kreinbench.linalg.spectrum import Spectrum
 from kreinbench.methods.base import (
     ConvergenceWarning,
@@ -535,7 +536,8 @@ class _Problem:
         H = np.empty((m + 1, m + 1))
         if m:
             # syrk(Bᵀ) computes BᵀB from the Fortran-ordered view Bᵀ of the C-ordered B, no copy.
-            upper = scipy.linalg.blas.dsyrk(1.0, (KS * np.sqrt(curvature)[:, None]).T)
+            with serial_syrk(m):
+                upper = scipy.linalg.blas.dsyrk(1.0, (KS * np.sqrt(curvature)[:, None]).T)
             H[:m, :m] = np.triu(upper) + np.triu(upper, 1).T
             H[:m, :m] += self.lam * (self.K if S is None else self.K[np.ix_(S, S)])
         H[:m, m] = H[m, :m] = curvature @ KS
@@ -553,7 +555,8 @@ class _Problem:
                 H[np.arange(m), np.arange(m)] += self.lam * tau
                 H[np.arange(m + 1), np.arange(m + 1)] += RIDGE * float(np.abs(H.diagonal()).max())
             try:
-                factor = scipy.linalg.cho_factor(H, check_finite=False)
+                with serial_syrk(H.shape[0]):
+                    factor = scipy.linalg.cho_factor(H, check_finite=False)
             except np.linalg.LinAlgError:
                 continue
             return scipy.linalg.cho_solve(factor, rhs, check_finite=False)

@@ -41,6 +41,7 @@ from array_api_compat import device
 
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.arrays import is_array_api, namespace, to_numpy
+from kreinbench.linalg.blas import serial_syrk
 from kreinbench.linalg.eigen import lanczos_extremes, largest_eigenvalue, positive_definite
 from kreinbench.linalg.implicit_kernel import submatrix
 from kreinbench.linalg.kernels import check_memory
@@ -423,11 +424,12 @@ class IKLR(KernelLogisticMixin):
         check_memory((n + mu_neg.size) * n * 8, f"the Cholesky factor of K+ for a {n} x {n} kernel")
         K_plus = np.array(K, dtype=np.float64, order="F")
         K_plus.flat[:: n + 1] += self.tau_
-        if mu_neg.size:
-            K_plus = scipy.linalg.blas.dsyrk(1.0, V_neg * np.sqrt(-mu_neg), beta=1.0, c=K_plus, lower=1,
-                                             overwrite_c=1)
         try:
-            factor = scipy.linalg.cholesky(K_plus, lower=True, overwrite_a=True, check_finite=False)
+            with serial_syrk(n):
+                if mu_neg.size:
+                    K_plus = scipy.linalg.blas.dsyrk(1.0, V_neg * np.sqrt(-mu_neg), beta=1.0, c=K_plus, lower=1,
+                                                     overwrite_c=1)
+                factor = scipy.linalg.cholesky(K_plus, lower=True, overwrite_a=True, check_finite=False)
         except np.linalg.LinAlgError as exc:  # the shift split's K₊ = K + τI is singular to round-off
             raise KreinbenchError(f"IKLR {self.solver}: K+ = K + K- is not positive definite to working "
                                   f"precision (tau = {self.tau_:.3g}); use split='eigen' or a larger tau") from exc

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg.lapack
 
+from kreinbench.linalg.blas import serial_syrk
 from kreinbench.linalg.spectrum import TRANSFORMS, Spectrum, eigendecompose, transformed_kernel
 from kreinbench.methods.base import (
     ConvergenceWarning,
@@ -104,7 +105,8 @@ class KLR(KernelLogisticMixin):
         n = K.shape[0]
         shifted = np.array(K, dtype=np.float64, order="F")
         shifted.flat[:: n + 1] += n * np.finfo(float).eps * max(float(np.abs(np.diag(K)).max()), np.finfo(float).tiny)
-        _, info = scipy.linalg.lapack.dpotrf(shifted, lower=0, clean=0, overwrite_a=1)
+        with serial_syrk(n):
+            _, info = scipy.linalg.lapack.dpotrf(shifted, lower=0, clean=0, overwrite_a=1)
         return info == 0
 
     def _fold_kernel(self, K_tr):

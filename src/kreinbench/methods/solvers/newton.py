@@ -20,6 +20,7 @@ import time
 import numpy as np
 import scipy.linalg
 
+from kreinbench.linalg.blas import serial_syrk
 from kreinbench.methods.solvers.logistic import ARMIJO, LogisticKernelLoss, margin_weights
 
 
@@ -87,7 +88,8 @@ def newton_step(K: np.ndarray, d: np.ndarray, lam: float, r: np.ndarray, c: floa
     S *= root[None, :]
     S.flat[:: n + 1] += lam
     try:
-        factor = scipy.linalg.cho_factor(S, lower=True, overwrite_a=True, check_finite=False)
+        with serial_syrk(n):
+            factor = scipy.linalg.cho_factor(S, lower=True, overwrite_a=True, check_finite=False)
     except np.linalg.LinAlgError:
         return _bordered_lu_step(K, d, lam, r, c)
     V = np.column_stack([r, d])

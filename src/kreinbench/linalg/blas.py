@@ -1,0 +1,36 @@
+"""One BLAS thread for the symmetric rank-k update (``syrk``) on large outputs.
+
+OpenBLAS's threaded ``syrk`` crashes the process (SIGSEGV) on large outputs with its SkylakeX
+(AVX-512) kernels. Measured with the OpenBLAS 0.3.31 of the numpy 2.4.6 and scipy 1.17.1 wheels on
+a 2-core Xeon: ``dsyrk`` of an n × k panel crashed at n = 16 000 (k ≥ 1024) and n = 20 000 (k ≥ 256),
+and ran at n ≤ 12 000 for every k up to 4096 and at n = 14 000 and 15 000 with k = 2000; so did
+``dpotrf`` (whose trailing updates are ``syrk``) at 16 000 and 17 500 rows, and numpy's ``A @ A.T``
+(which numpy hands to ``syrk``). The backtrace is ``dsyrk_thread_LN → inner_thread →
+dgemm_otcopy_SKYLAKEX``, that of OpenMathLib/OpenBLAS#1413. The same calls run on one thread, and
+with the Haswell kernels; ``gemm`` of the same sizes runs threaded. One thread costs little there:
+``dpotrf`` of 17 500 rows took 26.5 s on one SkylakeX thread against 39 s on two Haswell ones.
+
+So every call that may run ``syrk`` on an output of :data:`SERIAL_SYRK_FROM` rows or more (a
+Cholesky factorization, an explicit ``syrk``, a Gram product ``A @ A.T``) runs inside
+:func:`serial_syrk`; the bound is half the smallest size that crashed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from threadpoolctl import threadpool_limits
+
+SERIAL_SYRK_FROM = 8192
+
+
+@contextmanager
+def serial_syrk(rows: int) -> Iterator[None]:
+    """Run the block on one BLAS thread when a ``syrk`` in it writes ``rows`` ≥
+    :data:`SERIAL_SYRK_FROM` rows; otherwise leave the thread count alone."""
+    if rows < SERIAL_SYRK_FROM:
+        yield
+        return
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
