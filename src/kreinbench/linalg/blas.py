@@ -7,7 +7,9 @@ and ran at n ≤ 12 000 for every k up to 4096 and at n = 14 000 and 15 000 with
 ``dpotrf`` (whose trailing updates are ``syrk``) at 16 000 and 17 500 rows, and numpy's ``A @ A.T``
 (which numpy hands to ``syrk``). The backtrace is ``dsyrk_thread_LN → inner_thread →
 dgemm_otcopy_SKYLAKEX``, that of OpenMathLib/OpenBLAS#1413. The same calls run on one thread, and
-with the Haswell kernels; ``gemm`` of the same sizes runs threaded. One thread costs little there:
+with the Haswell kernels; ``gemm`` of the same sizes runs threaded. ``dsyr2k`` crashes the same
+way at n = 17 500, k = 2000, and runs at k = 32 and 64: the symmetric eigensolvers call it with
+LAPACK's block size (32) in their tridiagonalization, so they keep their threads. One thread costs little there:
 ``dpotrf`` of 17 500 rows took 26.5 s on one SkylakeX thread against 39 s on two Haswell ones.
 
 So every call that may run ``syrk`` on an output of :data:`SERIAL_SYRK_FROM` rows or more (a
