@@ -11,7 +11,8 @@ sizes (7488 / 17 500 training points, the half split of repetition ``--rep`` as 
 it), with λ fixed at what the capped run's CV chose for that repetition (the committed record
 reproductions/paper-iklr): the TL1 kernel, the spectral step the eigen split needs (the negative
 eigenpairs, LAPACK ``syevr``), each solver's final fit on it (CCCP-GD, CCICP-GD, CCICP-SGD, the
-paper's settings) and its test accuracy on the other half. Prints one JSON line per step
+paper's settings) and its test accuracy on the other half, with the share of its predictions in
+one class and whether the fit collapsed (kreinbench.report.collapse). Prints one JSON line per step
 (seconds: of the kernels, the spectral step, each final fit; and the process's peak RSS so far).
 """
 
@@ -24,6 +25,7 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 from bench_nystrom import load_split, tl1
@@ -34,6 +36,7 @@ from kreinbench.linalg.spectrum import compute_spectrum
 from kreinbench.methods import IKLR
 from kreinbench.methods.iklr.estimator import grouped_lambda_path_scores
 from kreinbench.methods.selection import stratified_folds
+from kreinbench.report.collapse import collapsed, prediction_balance
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = ("ccicp-gd", "ccicp-sgd", "cccp-gd")
@@ -86,8 +89,13 @@ def main() -> None:
             est = IKLR(solver=solver, lam=lams[solver], random_state=seed).fit(K, split.y_train, spectrum=spectrum)
         train_s = time.perf_counter() - start
         start = time.perf_counter()
-        accuracy = est.score(K_test, split.y_test)
-        report(solver, train_s, lam=lams[solver], test_s=round(time.perf_counter() - start, 3), accuracy=round(accuracy, 4),
+        predicted = est.predict(K_test)
+        test_s = time.perf_counter() - start
+        accuracy = float(np.mean(predicted == split.y_test))
+        balance = prediction_balance(predicted, split.y_test)
+        report(solver, train_s, lam=lams[solver], test_s=round(test_s, 3), accuracy=round(accuracy, 4),
+               **{key: round(value, 4) for key, value in balance.items()},
+               collapsed=bool(collapsed(accuracy, balance["predicted_majority_share"], balance["majority_rate"])),
                n_iter=int(est.n_iter_), warnings=[str(w.message)[:120] for w in caught])
         del est
     if args.cv_folds:
