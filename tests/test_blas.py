@@ -33,7 +33,7 @@ def test_small_outputs_keep_their_threads():
 @pytest.mark.slow
 def test_cholesky_certificate_of_17500_rows_completes_on_two_threads():
     """The spectral step of IKLR Table IV's uncapped ijcnn1-tr (17 500 rows, positive definite):
-    OpenBLAS 0.3.31's threaded dpotrf crashed the process there (SIGSEGV) on this project's AVX-512
+    OpenBLAS's threaded dpotrf (0.3.30 in scipy's wheel) crashed the process there (SIGSEGV) on this project's AVX-512
     machine before the Cholesky certificate ran under serial_syrk.  A subprocess, so that a crash
     fails this test instead of ending the session; a positive definite Laplacian kernel on 1-d points."""
     script = textwrap.dedent("""

@@ -1,9 +1,9 @@
 """One BLAS thread for the symmetric rank-k update (``syrk``) on large outputs.
 
 OpenBLAS's threaded ``syrk`` crashes the process (SIGSEGV) on large outputs with its SkylakeX
-(AVX-512) kernels. Measured with the OpenBLAS 0.3.31 of the numpy 2.4.6 and scipy 1.17.1 wheels on
-a 2-core Xeon: ``dsyrk`` of an n × k panel crashed at n = 16 000 (k ≥ 1024) and n = 20 000 (k ≥ 256),
-and ran at n ≤ 12 000 for every k up to 4096 and at n = 14 000 and 15 000 with k = 2000; so did
+(AVX-512) kernels. Measured with the wheels' OpenBLAS (numpy 2.4.6's 0.3.31, scipy 1.17.1's 0.3.30,
+both crash) on a 2-core Xeon: ``dsyrk`` of an n × k panel crashed at n = 16 000 (k ≥ 1024) and
+n = 20 000 (k ≥ 256), and ran at n ≤ 12 000 for every k up to 4096 and at n = 14 000 and 15 000 with k = 2000; so did
 ``dpotrf`` (whose trailing updates are ``syrk``) at 16 000 and 17 500 rows, and numpy's ``A @ A.T``
 (which numpy hands to ``syrk``). The backtrace is ``dsyrk_thread_LN → inner_thread →
 dgemm_otcopy_SKYLAKEX``, that of OpenMathLib/OpenBLAS#1413. The same calls run on one thread, and
