@@ -11,8 +11,7 @@ sizes (7488 / 17 500 training points, the half split of repetition ``--rep`` as 
 it), with λ fixed at what the capped run's CV chose for that repetition (the committed record
 reproductions/paper-iklr): the TL1 kernel, the spectral step the eigen split needs (the negative
 eigenpairs: a Cholesky certificate first from 5000 rows, else LAPACK ``syevr``), each solver's
-final fit on it (CCCP-GD, CCICP-GD, CCICP-SGD, the
-paper's settings) and its test accuracy on the other half, with the share of its predictions in
+final fit on it (CCCP-GD, CCICP-GD, CCICP-SGD, the paper's settings) and its test accuracy on the other half, with the share of its predictions in
 one class and whether the fit collapsed (kreinbench.report.collapse). Prints one JSON line per step
 (seconds: of the kernels, the spectral step, each final fit; and the process's peak RSS so far).
 """
