@@ -6,15 +6,15 @@ Usage: .venv/bin/python benchmarks/iklr_uncapped.py --dataset eeg [--rep 1] [--c
 
 paper-iklr caps EEG and ijcnn1-tr at 2000 training points; `--config scale=paper` lifts the caps,
 but its whole protocol (a 5-fold CV over 7 λ per method and repetition, 10 repetitions) is beyond
-this machine (docs/scale.md). This measures what one repetition's final fits cost at the paper's sizes (7488 / 17 500 training
-points, the half split of repetition ``--rep`` as the config makes it), with λ fixed at what the
-capped run's CV chose for that repetition (the committed record reproductions/paper-iklr): the TL1
-kernel, the spectral step the eigen split needs (the negative eigenpairs: a Cholesky certificate
-first from 5000 rows, else LAPACK ``syevr``), each solver's final fit on it (CCCP-GD, CCICP-GD,
-CCICP-SGD, the paper's settings) and its test accuracy on the other half, with the share of its
-predictions in one class and whether the fit collapsed (kreinbench.report.collapse). Prints one JSON
-line per step (seconds: of the kernels, the spectral step, each final fit; and the process's peak
-RSS so far).
+this machine (docs/scale.md). This measures what one repetition's final fits cost at the paper's
+sizes (7488 / 17 500 training points, the half split of repetition ``--rep`` as the config makes
+it), with λ fixed at what the capped run's CV chose for that repetition (the committed record
+reproductions/paper-iklr): the TL1 kernel, the spectral step the eigen split needs (the negative
+eigenpairs: a Cholesky certificate first from 5000 rows, else LAPACK ``syevr``), each solver's final
+fit on it (CCCP-GD, CCICP-GD, CCICP-SGD, the paper's settings) and its test accuracy on the other
+half, with the share of its predictions in one class and whether the fit collapsed
+(kreinbench.report.collapse). Prints one JSON line per step (seconds: of the kernels, the spectral
+step, each final fit; and the process's peak RSS so far).
 """
 
 from __future__ import annotations
