@@ -1,5 +1,6 @@
-"""Signed random features of the difference-of-Gaussians kernel (kreinbench.linalg.random_features) and IKLR
-on them (kreinbench.methods.iklr.random_features), each step against an independent computation."""
+"""Signed random features of the difference-of-Gaussians kernel (kreinbench.linalg.random_features), and IKLR
+and the spectrum baselines on them (kreinbench.methods.iklr.random_features), each step against an
+independent computation."""
 
 import warnings
 
@@ -11,7 +12,7 @@ import scipy.optimize
 import scipy.special
 import scipy.stats
 from sklearn.base import clone
-from sklearn.datasets import make_moons
+from sklearn.datasets import load_breast_cancer, make_moons
 from sklearn.exceptions import NotFittedError
 
 from kreinbench.errors import KreinbenchError
@@ -22,10 +23,10 @@ from kreinbench.linalg.random_features import (
     SignedRandomFeatures,
     orthogonal_directions,
 )
-from kreinbench.methods import IKLR
+from kreinbench.methods import IKLR, SpectrumKLR
 from kreinbench.methods.base import RunawayWarning
 from kreinbench.methods.iklr.features import KreinLogisticRegression
-from kreinbench.methods.iklr.random_features import RandomFeaturesIKLR, krein_eigenbasis
+from kreinbench.methods.iklr.random_features import RandomFeaturesIKLR, RandomFeaturesSpectrumKLR, krein_eigenbasis
 
 # σ₂ > σ₁: negative frequencies in a ball around 0; σ₂ < σ₁: outside a ball; strongly overlapping Gaussians.
 WIDER_SECOND = dict(a1=1.0, sigma1=1.0, a2=0.5, sigma2=2.0)
@@ -425,6 +426,53 @@ def test_orthogonal_sampling_passes_through_and_learns(moons):
     assert model.score(X_test, y_test) > max(np.mean(y_test), 1 - np.mean(y_test)) + 0.2
 
 
+@pytest.mark.parametrize("correction", ["flip", "clip", "shift"])
+@pytest.mark.parametrize("lam", [1e-3, 0.1])
+def test_the_spectrum_baselines_are_spectrum_klr_on_the_approximated_kernel(moons, correction, lam):
+    """On its training rows, K̃ = Φ S Φᵀ formed here (small data only): the same decision as SpectrumKLR
+    on K̃ with the test rows mapped through the same change of spectrum, on a K̃ whose negative part
+    the corrections act on (σ₂ < σ₁: negative frequencies outside a ball) and of full numerical rank:
+    Shift moves the eigenvalues of K̃'s numerical range only (as NystromSpectrumKLR), so on a smoother
+    kernel, whose K̃ has eigenvalues at round-off (σ₁ = 0.7 here: 1e-16), it is not SpectrumKLR's Shift."""
+    X, y, X_test, _, _ = moons
+    kernel = dict(a1=1.0, sigma1=0.15, a2=0.3, sigma2=0.075)
+    ours = RandomFeaturesSpectrumKLR(**kernel, correction=correction, n_components=64, random_state=3,
+                                     lam=lam).fit(X, y)
+    features = ours.features_
+    Phi = features.transform(X)
+    K_approx = (Phi * features.signature_) @ Phi.T
+    mu = np.linalg.eigvalsh(K_approx)
+    assert mu[0] < -0.05 * mu[-1]  # clearly indefinite: the corrections change the model
+    assert np.abs(mu).min() > 1e-4 * mu[-1]  # full rank: Shift's range is every eigenvalue
+    exact = SpectrumKLR(correction=correction, lam=lam, test_kernel="projected", tol=1e-12).fit(K_approx, y)
+    for rows in (X, X_test):
+        expected = exact.decision_function((features.transform(rows) * features.signature_) @ Phi.T)
+        np.testing.assert_allclose(ours.decision_function(rows), expected, atol=1e-5 * np.abs(expected).max())
+    # the objective recorded is the one KLR reaches on the corrected K̃ (mean loss + (λ/2)αᵀK'α)
+    assert ours.history_[-1]["objective"] == pytest.approx(exact.history_[-1]["objective"], rel=1e-8)
+
+
+def test_the_spectrum_baselines_learn_where_iklr_on_the_features_runs_away():
+    """A clearly indefinite DoG kernel (σ₂ = σ₁/2, a₂ = 0.3, the benchmark's) on 200 rows of breast
+    cancer scaled to [0, 1]: IKLR on its random features runs away at every λ (the kernel's negative
+    part is not held by the loss, as exact IKLR's on that kernel), Flip KLR on the same features
+    learns."""
+    X, y = load_breast_cancer(return_X_y=True)
+    rows = np.random.default_rng(0).permutation(y.size)
+    X, y = X[rows], y[rows]
+    X = (X - X[:200].min(0)) / (X[:200].max(0) - X[:200].min(0))
+    X_train, y_train, X_test, y_test = X[:200], y[:200], X[200:], y[200:]
+    sigma1 = 0.4 * np.sqrt(X.shape[1])  # the benchmark's sigma1_factor, sigma2_factor
+    kernel = dict(a1=1.0, sigma1=sigma1, a2=0.3, sigma2=sigma1 / 2)
+    majority = max(np.mean(y_test), 1 - np.mean(y_test))
+    for lam in (1e-4, 1e-2, 1.0):
+        with pytest.warns(RunawayWarning):
+            iklr = RandomFeaturesIKLR(**kernel, n_components=500, random_state=0, lam=lam).fit(X_train, y_train)
+        assert iklr.diverged_
+    flip = RandomFeaturesSpectrumKLR(**kernel, n_components=500, random_state=0, lam=1e-4).fit(X_train, y_train)
+    assert flip.score(X_test, y_test) > majority + 0.25
+
+
 def test_predicting_before_fit_is_not_fitted():
     with pytest.raises(NotFittedError):
         RandomFeaturesIKLR(**WIDER_SECOND).decision_function(np.zeros((2, 2)))
@@ -445,28 +493,31 @@ def test_bad_parameters_are_named(params, name):
         RandomFeaturesIKLR(**{**WIDER_SECOND, **params}).fit(X, y)
 
 
-def test_an_implicit_dog_kernel_gives_the_rows_and_the_kernel(moons):
+@pytest.mark.parametrize("model", [RandomFeaturesIKLR, RandomFeaturesSpectrumKLR])
+def test_an_implicit_dog_kernel_gives_the_rows_and_the_kernel(moons, model):
     """The pipeline's input (``{type: dog, storage: implicit}``): the same fit as on the rows with the
     kernel's parameters; a parameter given that differs, another kernel type, or rows without the
     parameters are refused by name."""
     X, y, X_test, y_test, kernel = moons
     params = resolve_params({"type": "dog", **kernel}, X.shape[1])
-    on_rows = RandomFeaturesIKLR(**kernel, n_components=64, random_state=3, lam=0.01).fit(X, y)
-    implicit = RandomFeaturesIKLR(n_components=64, random_state=3, lam=0.01).fit(ImplicitKernel(params, X), y)
+    on_rows = model(**kernel, n_components=64, random_state=3, lam=0.01).fit(X, y)
+    implicit = model(n_components=64, random_state=3, lam=0.01).fit(ImplicitKernel(params, X), y)
     assert implicit.kernel_params_ == kernel
     np.testing.assert_array_equal(implicit.coef_, on_rows.coef_)
     np.testing.assert_array_equal(implicit.decision_function(ImplicitKernel(params, X_test, X)),
                                   on_rows.decision_function(X_test))
-    assert RandomFeaturesIKLR().takes_implicit_kernel("dog") and not RandomFeaturesIKLR().takes_implicit_kernel("rbf")
+    assert model().takes_implicit_kernel("dog") and not model().takes_implicit_kernel("rbf")
     with pytest.raises(KreinbenchError, match=r"parameters \{'sigma1': 0.5\} differ"):
-        RandomFeaturesIKLR(sigma1=0.5).fit(ImplicitKernel(params, X), y)
+        model(sigma1=0.5).fit(ImplicitKernel(params, X), y)
     with pytest.raises(KreinbenchError, match="is of type 'rbf'"):
-        RandomFeaturesIKLR().fit(ImplicitKernel(resolve_params({"type": "rbf", "sigma": 1.0}, 2), X), y)
+        model().fit(ImplicitKernel(resolve_params({"type": "rbf", "sigma": 1.0}, 2), X), y)
     with pytest.raises(KreinbenchError, match="needs the kernel's parameters a1, sigma1, a2, sigma2"):
-        RandomFeaturesIKLR().fit(X, y)
+        model().fit(X, y)
 
 
-def test_a_config_runs_it_with_a_cv_on_an_implicit_dog_kernel(moons, tmp_path):
+@pytest.mark.parametrize("model, estimator", [(RandomFeaturesIKLR, "RandomFeaturesIKLR"),
+                                              (RandomFeaturesSpectrumKLR, "RandomFeaturesSpectrumKLR")])
+def test_a_config_runs_it_with_a_cv_on_an_implicit_dog_kernel(moons, tmp_path, model, estimator):
     """The kernel and fit stages as a config runs them (a λ grid by 3-fold CV): no kernel matrix is
     stored, and the CV's choice and the final fit are those of scikit-learn's GridSearchCV-free
     reference: the same folds fitted on the rows by hand."""
@@ -484,7 +535,7 @@ def test_a_config_runs_it_with_a_cv_on_an_implicit_dog_kernel(moons, tmp_path):
     kernel_stage.kernel(split=str(split), specs={"dog": {"type": "dog", **kernel, "storage": "implicit"}},
                         kernels=[str(kernel_file)])
     assert kernel_file.stat().st_size < 20_000
-    spec = {"estimator": "RandomFeaturesIKLR", "kernel": "dog", "params": {"n_components": 64, "random_state": 3},
+    spec = {"estimator": estimator, "kernel": "dog", "params": {"n_components": 64, "random_state": 3},
             "grid": {"lam": [1e-3, 0.01, 0.1]}}
     record_file = tmp_path / "record.json"
     fit_stage.fit(dataset="moons", method="rf-iklr", rep=1, spec=spec, cv_members={}, cv_folds=3, split=str(split),
@@ -492,12 +543,12 @@ def test_a_config_runs_it_with_a_cv_on_an_implicit_dog_kernel(moons, tmp_path):
     record = fit_records.read(str(record_file))
     by_hand = {}
     for lam in spec["grid"]["lam"]:
-        scores = [RandomFeaturesIKLR(**kernel, n_components=64, random_state=3, lam=lam).fit(X[tr], y[tr])
+        scores = [model(**kernel, n_components=64, random_state=3, lam=lam).fit(X[tr], y[tr])
                   .score(X[va], y[va]) for tr, va in stratified_folds(y, 3, 5)]
         by_hand[lam] = np.mean(scores)
     best = max(by_hand, key=by_hand.get)  # the first of equal means, as the CV's tie rule
     assert record["params"] == {"lam": best} and record["cv_accuracy"] == pytest.approx(by_hand[best], abs=1e-12)
-    final = RandomFeaturesIKLR(**kernel, n_components=64, random_state=3, lam=best).fit(X, y)
+    final = model(**kernel, n_components=64, random_state=3, lam=best).fit(X, y)
     assert record["accuracy"] == pytest.approx(final.score(X_test, y_test), abs=1e-12) and record["accuracy"] > 0.8
 
 

@@ -32,6 +32,7 @@ from kreinbench.methods import (
     NystromSpectrumKLR,
     OnFeatures,
     RandomFeaturesIKLR,
+    RandomFeaturesSpectrumKLR,
     SimilarityFeatures,
     SparseIKLR,
     SpectrumKLR,
@@ -46,7 +47,8 @@ ON_ROWS = [OnFeatures(estimator=DANK(), kernel={"type": "rbf", "sigma": 1.0}),
            OnFeatures(estimator=IKLR(), kernel={"type": "rbf", "sigma": 3.0}),
            NystromIKLR(**NYSTROM), NystromSpectrumKLR(**NYSTROM), NystromKSVM(**NYSTROM),
            # a2 = 0.3: a difference of Gaussians with a negative part in d ≥ 2
-           RandomFeaturesIKLR(a1=1.0, sigma1=3.0, a2=0.3, sigma2=6.0, n_components=20, random_state=0)]
+           RandomFeaturesIKLR(a1=1.0, sigma1=3.0, a2=0.3, sigma2=6.0, n_components=20, random_state=0),
+           RandomFeaturesSpectrumKLR(a1=1.0, sigma1=3.0, a2=0.3, sigma2=6.0, n_components=20, random_state=0)]
 
 # Each entry: why scikit-learn's check does not apply (at most three per estimator).
 PAIRWISE_WITH_PROBABILITIES = {

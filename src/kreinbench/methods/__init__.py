@@ -8,7 +8,8 @@ the logistic loss and its Newton step), ``base`` the estimator protocol. ``Nystr
 ``NystromSpectrumKLR`` / ``NystromKSVM`` its Flip, Clip, Shift and KSVM baselines.
 After the papers: ``KreinRLS`` (Kreĭn regularized least squares), ``SparseIKLR`` (ℓ1-regularized
 IKLR), ``SimilarityFeatures`` (the kernel's rows as features of a linear SVM) and
-``RandomFeaturesIKLR`` (IKLR on signed random features of a difference-of-Gaussians kernel).
+``RandomFeaturesIKLR`` / ``RandomFeaturesSpectrumKLR`` (IKLR and Flip, Clip, Shift KLR on signed
+random features of a difference-of-Gaussians kernel).
 Import estimators from here: ``from kreinbench.methods import IKLR``.
 """
 
@@ -40,6 +41,7 @@ _MODULES = {
     "KreinRLS": "krein.rls",
     "SparseIKLR": "sparse_iklr",
     "RandomFeaturesIKLR": "iklr.random_features",
+    "RandomFeaturesSpectrumKLR": "iklr.random_features",
 }
 # Library estimators the pipeline's fit stage does not take: a regressor, the feature-space IKLR
 # for data whose n × n kernel does not fit (fit(X, y) on rows, never a kernel matrix), and any
@@ -49,7 +51,7 @@ _LIBRARY_ONLY = ("DANKSVR", "KreinLogisticRegression", "NystromIKLR", "NystromSp
 # Estimators on rows that a config runs on an implicit kernel of their own type (``storage:
 # implicit``), from which they take the rows and the kernel's parameters: config estimators, but not
 # in ESTIMATORS, whose members take kernel matrices.
-ON_IMPLICIT_KERNEL = ("RandomFeaturesIKLR",)
+ON_IMPLICIT_KERNEL = ("RandomFeaturesIKLR", "RandomFeaturesSpectrumKLR")
 
 
 def __getattr__(name: str) -> type:
@@ -110,5 +112,6 @@ __all__ = [
     "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
     "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM", "OnFeatures",
     "SimilarityFeatures",
-    "KreinRLS", "SparseIKLR", "RandomFeaturesIKLR", "ConvergenceWarning", "RunawayWarning",
+    "KreinRLS", "SparseIKLR", "RandomFeaturesIKLR", "RandomFeaturesSpectrumKLR",
+    "ConvergenceWarning", "RunawayWarning",
 ]

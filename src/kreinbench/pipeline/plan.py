@@ -330,8 +330,8 @@ def check_implicit_kernel(config: dict, name: str) -> None:
     if not getattr(estimator, "takes_implicit_kernel", lambda kind: False)(kernel["type"]):
         raise KreinbenchError(f"{where}: {spec['estimator']} with params {spec.get('params', {})} needs the kernel "
                               f"matrix, but kernel {spec['kernel']!r} has storage: implicit (methods that take an "
-                              "implicit kernel: SVM on rbf or sigmoid, DANK with n_clusters, RandomFeaturesIKLR "
-                              "on dog)")
+                              "implicit kernel: SVM on rbf or sigmoid, DANK with n_clusters, "
+                              "RandomFeaturesIKLR or RandomFeaturesSpectrumKLR on dog)")
 
 
 def check_tuned_by(config: dict, name: str) -> None:

@@ -23,12 +23,15 @@ With every row a landmark, K̃ = K and each is its exact twin (``SpectrumKLR(tes
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import scipy.linalg
 
 from kreinbench.linalg.spectrum import TRANSFORMS
 from kreinbench.methods.base import check_choice, check_int, check_positive
 from kreinbench.methods.iklr.features import NystromModel
+from kreinbench.methods.solvers.logistic import margin_losses
 
 
 def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):
@@ -39,6 +42,38 @@ def _approximation_spectrum(Phi: np.ndarray, signature: np.ndarray):
     sigma, W = scipy.linalg.eigh((core + core.T) / 2)
     keep = np.abs(sigma) > Phi.shape[1] * np.finfo(float).eps * max(float(np.abs(sigma).max()), np.finfo(float).tiny)
     return Q, R, sigma[keep], W[:, keep]
+
+
+def spectrum_klr_params(model) -> dict:
+    """A spectrum KLR's ``correction``, ``lam``, ``tol`` and ``max_iter``, checked (named in the error)
+    before any feature is computed."""
+    check_choice("correction", model.correction, set(TRANSFORMS))
+    return {"correction": model.correction, "lam": check_positive("lam", model.lam),
+            "tol": check_positive("tol", model.tol), "max_iter": check_int("max_iter", model.max_iter, minimum=1)}
+
+
+def spectrum_logistic_regression(Phi: np.ndarray, signature: np.ndarray, y_pm: np.ndarray, *, correction: str,
+                                 lam: float, tol: float, max_iter: int) -> tuple[np.ndarray, float, list[dict]]:
+    """KLR on K̃ = Φ S Φᵀ with its spectrum changed by ``correction`` (see the module docstring), as
+    (c, b, history) with the decision φ(x)ᵀc + b for a row's features φ(x), Nyström's or signed random
+    features' alike; history: one row, Newton's ``iteration`` count and the ``objective`` (mean loss +
+    (λ/2)‖w‖²) it reached, ``elapsed`` seconds."""
+    from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 (only these models need it)
+
+    start = time.perf_counter()
+    Q, R, sigma, W = _approximation_spectrum(Phi, signature)
+    t = TRANSFORMS[correction](sigma)
+    kept = t > 0  # Clip's zeros leave the model
+    G = Q @ (W[:, kept] * np.sqrt(t[kept]))
+    # scikit-learn minimizes C·Σ loss + ½‖w‖², i.e. the mean loss + (λ/2)‖w‖² at C = 1/(nλ); the
+    # intercept is not penalized, as KLR's b.
+    model = LogisticRegression(C=1.0 / (G.shape[0] * lam), solver="newton-cholesky", tol=tol,
+                               max_iter=max_iter).fit(G, y_pm)
+    w, intercept = model.coef_.ravel(), float(model.intercept_[0])
+    coef = (signature[:, None] * R.T) @ (W[:, kept] @ (np.sqrt(t[kept]) / sigma[kept] * w))
+    objective = float(np.mean(margin_losses(y_pm * (G @ w + intercept)))) + lam / 2 * float(w @ w)
+    history = [{"iteration": int(model.n_iter_[0]), "objective": objective, "elapsed": time.perf_counter() - start}]
+    return coef, intercept, history
 
 
 class NystromSpectrumKLR(NystromModel):
@@ -64,7 +99,11 @@ class NystromSpectrumKLR(NystromModel):
         Decision φ(x)ᵀ coef_ + intercept_ on the Nyström features φ.
     intercept_ : float
     classes_ : ndarray of shape (2,)
+    history_ : list of dict
+        One row: Newton's ``iteration`` count, the ``objective`` (mean loss + (λ/2)‖w‖²), ``elapsed``.
     n_iter_ : int
+    diverged_ : bool
+        False: the fit is convex.
     """
 
     def __init__(self, *, kernel, correction="flip", n_components=500, landmarks="uniform", rcond="auto",
@@ -80,26 +119,12 @@ class NystromSpectrumKLR(NystromModel):
         self.max_iter = max_iter
 
     def fit(self, X, y):
-        from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 (only this model needs it)
-
-        check_choice("correction", self.correction, set(TRANSFORMS))
-        lam = check_positive("lam", self.lam)
-        tol = check_positive("tol", self.tol)
-        max_iter = check_int("max_iter", self.max_iter, minimum=1)
+        params = spectrum_klr_params(self)
         X, y_pm = self._rows_and_labels(X, y)
         Phi = self._features(X)
-        Q, R, sigma, W = _approximation_spectrum(Phi, self.nystrom_.signature_)
-        t = TRANSFORMS[self.correction](sigma)
-        kept = t > 0  # Clip's zeros leave the model
-        G = Q @ (W[:, kept] * np.sqrt(t[kept]))
-        # scikit-learn minimizes C·Σ loss + ½‖w‖², i.e. the mean loss + (λ/2)‖w‖² at C = 1/(nλ); the
-        # intercept is not penalized, as KLR's b.
-        model = LogisticRegression(C=1.0 / (G.shape[0] * lam), solver="newton-cholesky", tol=tol,
-                                   max_iter=max_iter).fit(G, y_pm)
-        w = model.coef_.ravel()
-        self.coef_ = (self.nystrom_.signature_[:, None] * R.T) @ (W[:, kept] @ (np.sqrt(t[kept]) / sigma[kept] * w))
-        self.intercept_ = float(model.intercept_[0])
-        self.n_iter_ = int(model.n_iter_[0])
+        self.coef_, self.intercept_, self.history_ = spectrum_logistic_regression(Phi, self.nystrom_.signature_, y_pm,
+                                                                                  **params)
+        self.n_iter_, self.diverged_ = self.history_[-1]["iteration"], False
         return self
 
 

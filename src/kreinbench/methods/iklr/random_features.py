@@ -1,4 +1,4 @@
-"""IKLR on signed random Fourier features of the difference-of-Gaussians kernel.
+"""IKLR and the spectrum baselines on signed random Fourier features of the difference-of-Gaussians kernel.
 
 :class:`~kreinbench.linalg.random_features.SignedRandomFeatures` gives features Φ (n × p, p = 2D) and a
 signature S with k(X, X) ≈ K̃ = Φ S Φᵀ, unbiased (Liu et al., AISTATS 2021).  The model is IKLR on K̃:
@@ -28,6 +28,12 @@ IKLR's split (K̃₋ = τI + V₋|μ₋|V₋ᵀ, τ = max(−μ_min, 0)) rather 
 
 Cost: O(n·p·min(n, p) + min(n, p)³) for the eigenbasis (the smaller of the n × n kernel K̃ and the p × p
 Gram matrix ΦᵀΦ is decomposed), then O(n·r) per function evaluation, r ≤ min(n, p).
+
+:class:`RandomFeaturesSpectrumKLR` is Flip, Clip or Shift KLR on the same K̃, the model of
+:class:`~kreinbench.methods.NystromSpectrumKLR` on these features (its module: logistic regression on
+K̃'s corrected eigenbasis, a test row mapped through the same change of spectrum): a convex fit,
+so on a kernel whose negative part carries IKLR away it still learns, and the pair separates the
+random features' approximation from IKLR's own behaviour on the kernel.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import scipy.linalg
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.implicit_kernel import is_implicit
 from kreinbench.methods.base import fitted_only
+from kreinbench.methods.iklr.feature_baselines import spectrum_klr_params, spectrum_logistic_regression
 from kreinbench.methods.iklr.features import KreinLogisticRegression, NystromModel
 
 
@@ -69,7 +76,64 @@ def krein_eigenbasis(Phi: np.ndarray, signature: np.ndarray) -> tuple[np.ndarray
 DOG_PARAMETERS = ("a1", "sigma1", "a2", "sigma2")
 
 
-class RandomFeaturesIKLR(NystromModel):
+class SignedFeaturesModel(NystromModel):
+    """A model linear in signed random features of the DoG kernel, on rows or on an implicit ``dog``
+    kernel (the pipeline's input): the kernel's parameters, the features and the scores in row
+    blocks; a subclass's ``fit`` calls :meth:`_signed_features` and sets ``coef_`` and ``intercept_``."""
+
+    # The pipeline's protocol (kreinbench.methods.base.KernelModel): no spectrum, and the rows come in
+    # the implicit kernel rather than as a separate argument.
+    needs_spectrum = False
+    needs_features = False
+
+    def takes_implicit_kernel(self, kernel_type: str) -> bool:
+        """An implicit kernel of type ``dog`` gives the rows and the kernel (the pipeline's input)."""
+        return kernel_type == "dog"
+
+    def _kernel_and_rows(self, X) -> tuple[dict, object]:
+        """The DoG parameters and the rows: from an implicit ``dog`` kernel, or this model's with rows."""
+        given = {name: getattr(self, name) for name in DOG_PARAMETERS}
+        if not is_implicit(X):
+            missing = [name for name, value in given.items() if value is None]
+            if missing:
+                raise KreinbenchError(f"{type(self).__name__} on feature rows needs the kernel's parameters "
+                                      f"{', '.join(missing)} (or an implicit dog kernel as input)")
+            return given, X
+        if X.params["type"] != "dog":
+            raise KreinbenchError(f"{type(self).__name__} samples the DoG kernel's spectral measure; "
+                                  f"{X.name} is of type {X.params['type']!r}")
+        kernel = {name: X.params[name] for name in DOG_PARAMETERS}
+        differ = {name: value for name, value in given.items() if value is not None and value != kernel[name]}
+        if differ:
+            raise KreinbenchError(f"{type(self).__name__}: parameters {differ} differ from those of {X.name} "
+                                  f"({kernel}); leave them None to take the kernel's")
+        return kernel, X.X_rows
+
+    def _signed_features(self, X, y) -> tuple[np.ndarray, np.ndarray]:
+        """The training rows' features Φ (setting ``kernel_params_`` and ``features_``) and the labels as ±1."""
+        from kreinbench.linalg.random_features import SignedRandomFeatures  # noqa: PLC0415 (as NystromModel's)
+
+        self.kernel_params_, X = self._kernel_and_rows(X)
+        X, y_pm = self._rows_and_labels(X, y)
+        self.features_ = SignedRandomFeatures(**self.kernel_params_, n_components=self.n_components,
+                                              decomposition=self.decomposition, sampling=self.sampling,
+                                              random_state=self.random_state)
+        return self.features_.fit_transform(X), y_pm
+
+    def decision_function(self, X):
+        """Scores of the rows ``X`` (or of an implicit test kernel's rows), in row blocks (no n_test × 2D
+        feature matrix)."""
+        return self._row_scores(X.X_rows if is_implicit(X) else X)
+
+    def _row_scores(self, X):
+        from sklearn.utils.validation import check_array  # noqa: PLC0415
+
+        return self.features_.linear_scores(check_array(X, dtype=np.float64), self.coef_) + self.intercept_
+
+    _row_scores = fitted_only(_row_scores, "coef_")
+
+
+class RandomFeaturesIKLR(SignedFeaturesModel):
     """IKLR with the difference-of-Gaussians kernel on signed random features of the raw rows.
 
     ``fit(X, y)`` and ``decision_function(X_test)`` take feature rows, never a kernel matrix, or an
@@ -128,43 +192,8 @@ class RandomFeaturesIKLR(NystromModel):
         self.max_outer = max_outer
         self.max_inner = max_inner
 
-    # The pipeline's protocol (kreinbench.methods.base.KernelModel): no spectrum, and the rows come in
-    # the implicit kernel rather than as a separate argument.
-    needs_spectrum = False
-    needs_features = False
-
-    def takes_implicit_kernel(self, kernel_type: str) -> bool:
-        """An implicit kernel of type ``dog`` gives the rows and the kernel (the pipeline's input)."""
-        return kernel_type == "dog"
-
-    def _kernel_and_rows(self, X) -> tuple[dict, object]:
-        """The DoG parameters and the rows: from an implicit ``dog`` kernel, or this model's with rows."""
-        given = {name: getattr(self, name) for name in DOG_PARAMETERS}
-        if not is_implicit(X):
-            missing = [name for name, value in given.items() if value is None]
-            if missing:
-                raise KreinbenchError(f"{type(self).__name__} on feature rows needs the kernel's parameters "
-                                      f"{', '.join(missing)} (or an implicit dog kernel as input)")
-            return given, X
-        if X.params["type"] != "dog":
-            raise KreinbenchError(f"{type(self).__name__} samples the DoG kernel's spectral measure; "
-                                  f"{X.name} is of type {X.params['type']!r}")
-        kernel = {name: X.params[name] for name in DOG_PARAMETERS}
-        differ = {name: value for name, value in given.items() if value is not None and value != kernel[name]}
-        if differ:
-            raise KreinbenchError(f"{type(self).__name__}: parameters {differ} differ from those of {X.name} "
-                                  f"({kernel}); leave them None to take the kernel's")
-        return kernel, X.X_rows
-
     def fit(self, X, y):
-        from kreinbench.linalg.random_features import SignedRandomFeatures  # noqa: PLC0415 (as NystromModel's)
-
-        self.kernel_params_, X = self._kernel_and_rows(X)
-        X, _ = self._rows_and_labels(X, y)
-        self.features_ = SignedRandomFeatures(**self.kernel_params_, n_components=self.n_components,
-                                              decomposition=self.decomposition, sampling=self.sampling,
-                                              random_state=self.random_state)
-        Phi = self.features_.fit_transform(X)
+        Phi, _ = self._signed_features(X, y)
         P, self.eigenvalues_ = krein_eigenbasis(Phi, self.features_.signature_)
         self.model_ = KreinLogisticRegression(lam=self.lam, tau=self.tau, eps=self.eps, max_outer=self.max_outer,
                                               max_inner=self.max_inner)
@@ -176,14 +205,63 @@ class RandomFeaturesIKLR(NystromModel):
         self.coef_ = P @ self.model_.coef_
         return self
 
-    def decision_function(self, X):
-        """Scores of the rows ``X`` (or of an implicit test kernel's rows), in row blocks (no n_test × 2D
-        feature matrix)."""
-        return self._row_scores(X.X_rows if is_implicit(X) else X)
 
-    def _row_scores(self, X):
-        from sklearn.utils.validation import check_array  # noqa: PLC0415
+class RandomFeaturesSpectrumKLR(SignedFeaturesModel):
+    """Flip, Clip or Shift KLR with the difference-of-Gaussians kernel on signed random features of the rows.
 
-        return self.features_.linear_scores(check_array(X, dtype=np.float64), self.coef_) + self.intercept_
+    The spectrum of K̃ = Φ S Φᵀ on the training rows is changed as :class:`~kreinbench.methods.SpectrumKLR`
+    changes K's, and the model is :class:`~kreinbench.methods.NystromSpectrumKLR`'s on these features
+    (:func:`~kreinbench.methods.iklr.feature_baselines.spectrum_logistic_regression`): a test row's
+    cross-kernel goes through the same change of spectrum (``SpectrumKLR(test_kernel="projected")``).
+    Shift moves the eigenvalues of K̃'s numerical range only, as NystromSpectrumKLR's: where K̃ has
+    eigenvalues at round-off (a smooth kernel on few rows), it is not Shift of the n × n matrix.
+    Input as :class:`RandomFeaturesIKLR`'s: rows with the kernel's parameters, or an implicit ``dog``
+    kernel.
 
-    _row_scores = fitted_only(_row_scores, "coef_")
+    Parameters
+    ----------
+    a1, sigma1, a2, sigma2 : float or None, default=None
+        The kernel's, as :class:`RandomFeaturesIKLR`'s.
+    correction, lam, tol, max_iter
+        The model's, as :class:`~kreinbench.methods.NystromSpectrumKLR`'s (Flip by default).
+    n_components, decomposition, sampling, random_state
+        The random features' (:class:`kreinbench.linalg.random_features.SignedRandomFeatures`).
+
+    Attributes
+    ----------
+    features_ : SignedRandomFeatures
+    kernel_params_ : dict
+        The kernel's a1, sigma1, a2, sigma2 used.
+    coef_ : ndarray of shape (2D,)
+        Decision φ(x)ᵀ coef_ + intercept_ on the random features φ.
+    intercept_ : float
+    classes_ : ndarray of shape (2,)
+    history_ : list of dict
+        One row: Newton's ``iteration`` count, the ``objective`` (mean loss + (λ/2)‖w‖²), ``elapsed``.
+    n_iter_ : int
+    diverged_ : bool
+        False: the fit is convex.
+    """
+
+    def __init__(self, *, a1=None, sigma1=None, a2=None, sigma2=None, correction="flip", n_components=500,
+                 decomposition="jordan", sampling="iid", random_state=None, lam=1.0, tol=1e-10, max_iter=100):
+        self.a1 = a1
+        self.sigma1 = sigma1
+        self.a2 = a2
+        self.sigma2 = sigma2
+        self.correction = correction
+        self.n_components = n_components
+        self.decomposition = decomposition
+        self.sampling = sampling
+        self.random_state = random_state
+        self.lam = lam
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        params = spectrum_klr_params(self)
+        Phi, y_pm = self._signed_features(X, y)
+        self.coef_, self.intercept_, self.history_ = spectrum_logistic_regression(Phi, self.features_.signature_, y_pm,
+                                                                                  **params)
+        self.n_iter_, self.diverged_ = self.history_[-1]["iteration"], False
+        return self
