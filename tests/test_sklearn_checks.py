@@ -36,9 +36,10 @@ from kreinbench.methods import (
     SimilarityFeatures,
     SparseIKLR,
     SpectrumKLR,
+    TrIKSVM,
 )
 
-ON_KERNELS = [IKLR(), KLR(), SpectrumKLR(), SVM(), KSVM(), TDCASVM(), IndefiniteSVM(), SimilarityFeatures(),
+ON_KERNELS = [IKLR(), KLR(), SpectrumKLR(), SVM(), KSVM(), TrIKSVM(), TDCASVM(), IndefiniteSVM(), SimilarityFeatures(),
               KreinRLS(), SparseIKLR()]
 # (scikit-learn's check data are not scaled to [0, 1]: TL1's τ = 0.7·m would leave most pairs at 0)
 NYSTROM = {"kernel": {"type": "rbf", "sigma": 3.0}, "n_components": 20, "random_state": 0}

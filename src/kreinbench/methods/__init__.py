@@ -6,7 +6,7 @@ One subpackage per paper: ``iklr`` (IKLR and its baselines KLR, Flip/Clip/Shift 
 the logistic loss and its Newton step), ``base`` the estimator protocol. ``NystromIKLR`` (with
 ``KreinLogisticRegression``) fits IKLR on Kreĭn Nyström features of the rows, in O(n·m) memory, and
 ``NystromSpectrumKLR`` / ``NystromKSVM`` its Flip, Clip, Shift and KSVM baselines.
-After the papers: ``KreinRLS`` (Kreĭn regularized least squares), ``SparseIKLR`` (ℓ1-regularized
+After the papers: ``TrIKSVM`` (the Kreĭn SVM on an LDLᵀ factorization), ``KreinRLS`` (Kreĭn regularized least squares), ``SparseIKLR`` (ℓ1-regularized
 IKLR), ``SimilarityFeatures`` (the kernel's rows as features of a linear SVM) and
 ``RandomFeaturesIKLR`` / ``RandomFeaturesSpectrumKLR`` (IKLR and Flip, Clip, Shift KLR on signed
 random features of a difference-of-Gaussians kernel).
@@ -28,6 +28,7 @@ _MODULES = {
     "SpectrumKLR": "iklr.klr",
     "SVM": "isvm.svm",
     "KSVM": "isvm.svm",
+    "TrIKSVM": "isvm.triksvm",
     "TDCASVM": "iklr.tdcasvm",
     "IndefiniteSVM": "isvm.indefinite_svm",
     "DANK": "dank.estimator",
@@ -109,7 +110,7 @@ def estimator_class(name: str, where: str = "estimator") -> type:
 
 
 __all__ = [
-    "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
+    "estimator_class", "ESTIMATORS", "IKLR", "KLR", "SpectrumKLR", "SVM", "KSVM", "TrIKSVM", "TDCASVM", "IndefiniteSVM", "DANK", "DANKSVR",
     "KreinLogisticRegression", "NystromIKLR", "NystromSpectrumKLR", "NystromKSVM", "OnFeatures",
     "SimilarityFeatures",
     "KreinRLS", "SparseIKLR", "RandomFeaturesIKLR", "RandomFeaturesSpectrumKLR",
