@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 
+from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.methods import KSVM, SVM, TrIKSVM
 
@@ -54,6 +55,7 @@ def test_on_an_indefinite_kernel_it_trains_the_svm_on_the_flipped_factorization(
     ours = TrIKSVM(C=C, tol=1e-8).fit(K, y)
     assert ours.n_negative_ == np.sum(mu < -tolerance)
     lu, D, _ = scipy.linalg.ldl(K, lower=True)
+    assert np.abs(lu).max() < 10  # singular, yet the multipliers stay bounded (see MAX_GROWTH)
     mu_D, V = np.linalg.eigh(D)
     flipped = lu @ ((V * np.abs(mu_D)) @ V.T) @ lu.T
     flipped = (flipped + flipped.T) / 2
@@ -93,3 +95,15 @@ def test_without_pivots_it_is_the_authors_unpivoted_construction():
     ours = TrIKSVM(C=1.0, tol=1e-8).fit(K, y)
     assert ours.n_negative_ == np.sum(d < 0)
     np.testing.assert_allclose(ours.decision_function(K_test), expected, atol=1e-6 * np.abs(expected).max())
+
+
+def test_an_unstable_factorization_is_refused_by_name(load_split):
+    """Transfusion's TL1 kernel is numerically singular (duplicated rows, rows at L1 distance ≥ τ from
+    all others): Bunch–Kaufman pivots on round-off there and its multipliers reach 1e19; the fit says
+    so rather than train an SVM on a K̃ that no longer comes from K."""
+    split = load_split("transfusion")
+    tl1 = kernel_function(resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1]))
+    K = tl1(split.X_train, split.X_train)
+    assert np.abs(scipy.linalg.ldl(K, lower=True)[0]).max() > 1e6
+    with pytest.raises(KreinbenchError, match="TrIKSVM: the LDLᵀ factorization of K is unstable"):
+        TrIKSVM().fit(K, split.y_train)
