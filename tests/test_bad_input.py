@@ -205,10 +205,10 @@ def test_split_stage_on_an_empty_raw_file_writes_no_split(tmp_path):
 
 # Per estimator: its regularization parameter, its tolerance parameter, whether it has a solver
 # choice, and how to build a small kernel it accepts.
-REGULARIZER = {"IKLR": "lam", "KLR": "lam", "SpectrumKLR": "lam", "SVM": "C", "KSVM": "C", "TDCASVM": "C",
+REGULARIZER = {"IKLR": "lam", "KLR": "lam", "SpectrumKLR": "lam", "SVM": "C", "KSVM": "C", "TrIKSVM": "C", "TDCASVM": "C",
                "IndefiniteSVM": "C", "DANK": "C", "SimilarityFeatures": "C",
                "KreinRLS": "lam", "SparseIKLR": "lam"}
-TOLERANCE = {"IKLR": "eps", "KLR": "tol", "SpectrumKLR": "tol", "SVM": "tol", "KSVM": "tol", "TDCASVM": "tol",
+TOLERANCE = {"IKLR": "eps", "KLR": "tol", "SpectrumKLR": "tol", "SVM": "tol", "KSVM": "tol", "TrIKSVM": "tol", "TDCASVM": "tol",
              "IndefiniteSVM": "tol", "DANK": "tol", "SimilarityFeatures": "tol",
              "KreinRLS": "tol", "SparseIKLR": "tol"}
 
