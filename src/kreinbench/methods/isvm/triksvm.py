@@ -111,13 +111,14 @@ class TrIKSVM(SVM):
         C, tol, max_iter = self._validated()
         K, y_pm, self.classes_ = check_train_kernel(K, y)
         start = time.perf_counter()
-        lu, perm, root, sign, self.n_negative_ = trik_decomposition(K)
+        lu, perm, root, sign, n_negative = trik_decomposition(K)
         growth = float(np.abs(lu).max())
         if not np.isfinite(growth) or growth > MAX_GROWTH:
             raise KreinbenchError(
                 f"TrIKSVM: the LDLᵀ factorization of K is unstable (multipliers up to {growth:.3g}): K is "
                 f"numerically singular (many duplicated or isolated rows), and Bunch–Kaufman pivoted on "
                 f"round-off; KSVM's eigendecomposition does not depend on it")
+        self.n_negative_ = n_negative
         factor = (root @ lu.T).T  # L|D|^(1/2): |D|^(1/2) is symmetric with at most two entries a row
         with serial_syrk(factor.shape[0]):
             K_flip = factor @ factor.T
