@@ -1,5 +1,6 @@
 """TrIK-SVM (kreinbench.methods.isvm.triksvm) against the SVM and KSVM where they must agree, apart from
-KSVM where they must not, and against an unpivoted LDLᵀ written out here (the author's construction)."""
+KSVM where they must not, and against an unpivoted LDLᵀ written out here (the author's construction);
+its rank-revealing factorization against K's eigenvalues."""
 
 import numpy as np
 import pytest
@@ -8,6 +9,8 @@ import scipy.linalg
 from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.methods import KSVM, SVM, TrIKSVM
+from kreinbench.methods.isvm import triksvm
+from kreinbench.methods.isvm.triksvm import rank_revealing_ldl
 
 
 @pytest.fixture(scope="module")
@@ -42,22 +45,61 @@ def test_on_a_positive_definite_kernel_it_is_the_svm_and_ksvm(monk2_tl1, C):
         np.testing.assert_allclose(ours.decision_function(K_test), expected, atol=1e-5 * np.abs(expected).max())
 
 
+def round_off(K):
+    return K.shape[0] * np.finfo(float).eps * np.abs(K).max()
+
+
+def author_construction(K, y, C, K_test):
+    """The author's TrIK-SVM (no pivoting) on a K that needs none: its decisions on K_test."""
+    L, d = unpivoted_ldl(K)
+    flipped = (L * np.abs(d)) @ L.T
+    reference = SVM(C=C, tol=1e-8).fit((flipped + flipped.T) / 2, y)
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    coef = np.linalg.solve(L.T, np.sign(d) * (L.T @ (y_pm * reference.alpha_)))
+    return K_test @ coef + reference.intercept_
+
+
+def diagonally_dominant_indefinite(n, seed=0):
+    """An indefinite K on which Bunch–Kaufman does not pivot (asserted where it matters)."""
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(scale=0.3, size=(n, n))
+    return np.diag(rng.choice([-1.0, 1.0], n) * rng.uniform(n / 4, n / 2, n)) + (noise + noise.T) / 2
+
+
+@pytest.mark.parametrize("dataset", ["monk-2", "transfusion"])
+def test_the_factorization_reveals_the_rank_and_the_inertia(load_split, dataset):
+    """Numerically singular TL1 kernels (duplicated rows; transfusion's Bunch–Kaufman multipliers reach
+    1e19): K = L D Lᵀ to round-off with bounded multipliers, L's columns K's numerical rank and D's
+    inertia K's, both counted from K's eigenvalues."""
+    split = load_split(dataset)
+    K = kernel_function(resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1]))(
+        split.X_train, split.X_train)
+    tolerance = round_off(K)
+    L, D, pivots, perm = rank_revealing_ldl(K, tolerance)
+    mu, mu_D = np.linalg.eigvalsh(K), np.linalg.eigvalsh(D)
+    assert 0 < L.shape[1] == np.sum(np.abs(mu) > tolerance) < K.shape[0]
+    assert np.sum(mu_D < -tolerance) == np.sum(mu < -tolerance) > 0 and np.abs(mu_D).min() > tolerance
+    np.testing.assert_allclose(L @ D @ L.T, K, atol=1e-12 * np.abs(K).max())
+    assert np.abs(L).max() < 20
+    triangle = L[pivots][perm]
+    np.testing.assert_array_equal(np.diag(triangle), 1.0)
+    np.testing.assert_array_equal(np.triu(triangle, 1), 0.0)
+
+
 @pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
 def test_on_an_indefinite_kernel_it_trains_the_svm_on_the_flipped_factorization(monk2_tl1, C):
     """K indefinite and singular (MONK-2's duplicated rows): the training scores K c̃ + b are those of an
-    SVM on K̃ = lu|D|luᵀ, |D| by a full eigendecomposition of D here; D has K's inertia (Sylvester)."""
+    SVM on K̃ = L|D|Lᵀ, |D| by a full eigendecomposition of D here, and D has K's inertia (Sylvester)."""
     split, tl1 = monk2_tl1
     X, y = split.X_train, split.y_train
     K = tl1(X, X)
-    mu = np.linalg.eigvalsh(K)
-    tolerance = 1e-10 * np.abs(mu).max()
-    assert np.sum(mu < -tolerance) > 50 and np.sum(np.abs(mu) <= tolerance) > 0  # indefinite, singular
     ours = TrIKSVM(C=C, tol=1e-8).fit(K, y)
-    assert ours.n_negative_ == np.sum(mu < -tolerance)
-    lu, D, _ = scipy.linalg.ldl(K, lower=True)
-    assert np.abs(lu).max() < 10  # singular, yet the multipliers stay bounded (see MAX_GROWTH)
+    mu = np.linalg.eigvalsh(K)
+    assert ours.n_negative_ == np.sum(mu < -round_off(K)) > 50
+    L, D, _, _ = rank_revealing_ldl(K, round_off(K))
+    assert ours.rank_ == L.shape[1] < K.shape[0]
     mu_D, V = np.linalg.eigh(D)
-    flipped = lu @ ((V * np.abs(mu_D)) @ V.T) @ lu.T
+    flipped = L @ ((V * np.abs(mu_D)) @ V.T) @ L.T
     flipped = (flipped + flipped.T) / 2
     expected = SVM(C=C, tol=1e-8).fit(flipped, y).decision_function(flipped)
     scores = ours.decision_function(K)
@@ -80,30 +122,54 @@ def test_without_pivots_it_is_the_authors_unpivoted_construction():
     c̃ = L⁻ᵀ sign(D) Lᵀ (y ⊙ α) from the unpivoted factorization above give the same decision."""
     rng = np.random.default_rng(0)
     n = 60
-    noise = rng.normal(scale=0.3, size=(n, n))
-    K = np.diag(rng.choice([-1.0, 1.0], n) * rng.uniform(n / 4, n / 2, n)) + (noise + noise.T) / 2
+    K = diagonally_dominant_indefinite(n)
     y = rng.integers(0, 2, n)
     K_test = rng.normal(size=(20, n))
     lu, D, perm = scipy.linalg.ldl(K, lower=True)
     assert np.array_equal(perm, np.arange(n)) and np.count_nonzero(np.diag(D, 1)) == 0  # no pivot, no 2 × 2 block
-    L, d = unpivoted_ldl(K)
-    flipped = (L * np.abs(d)) @ L.T
-    reference = SVM(C=1.0, tol=1e-8).fit((flipped + flipped.T) / 2, y)
-    y_pm = np.where(y == 1, 1.0, -1.0)
-    coef = np.linalg.solve(L.T, np.sign(d) * (L.T @ (y_pm * reference.alpha_)))
-    expected = K_test @ coef + reference.intercept_
+    expected = author_construction(K, y, 1.0, K_test)
     ours = TrIKSVM(C=1.0, tol=1e-8).fit(K, y)
-    assert ours.n_negative_ == np.sum(d < 0)
+    assert ours.n_negative_ == np.sum(np.diag(D) < 0) and ours.rank_ == n
     np.testing.assert_allclose(ours.decision_function(K_test), expected, atol=1e-6 * np.abs(expected).max())
 
 
-def test_an_unstable_factorization_is_refused_by_name(load_split):
-    """Transfusion's TL1 kernel is numerically singular (duplicated rows, rows at L1 distance ≥ τ from
-    all others): Bunch–Kaufman pivots on round-off there and its multipliers reach 1e19; the fit says
-    so rather than train an SVM on a K̃ that no longer comes from K."""
+@pytest.mark.parametrize("C", [0.1, 10.0])
+def test_duplicated_rows_are_the_authors_construction_on_the_distinct_ones(C):
+    """K = E K₀ Eᵀ repeats rows of a K₀ that needs no pivoting (E picks a row of K₀ for each of K's): the
+    factorization eliminates K₀'s rows and stops, K̃ = E K̃₀ Eᵀ, and c̃ sums, through E, to K₀'s c̃₀ for
+    the summed dual weights Eᵀ(y ⊙ α); so the training scores are the author's construction's on
+    E K̃₀ Eᵀ, and the test decisions K₀_test c̃₀ + b."""
+    rng = np.random.default_rng(1)
+    m, n = 40, 70
+    K0 = diagonally_dominant_indefinite(m, seed=1)
+    picks = np.concatenate([np.arange(m), rng.integers(0, m, n - m)])  # K₀'s rows first, then repeats
+    K = K0[np.ix_(picks, picks)]
+    y = rng.integers(0, 2, n)
+    K0_test = rng.normal(size=(15, m))
+    ours = TrIKSVM(C=C, tol=1e-10).fit(K, y)
+    assert ours.rank_ == m and ours.n_negative_ == np.sum(np.linalg.eigvalsh(K0) < 0)
+    L, d = unpivoted_ldl(K0)
+    flipped = (L[picks] * np.abs(d)) @ L[picks].T  # E K̃₀ Eᵀ
+    reference = SVM(C=C, tol=1e-10).fit((flipped + flipped.T) / 2, y)
+    scores = reference.decision_function(flipped)
+    np.testing.assert_allclose(ours.decision_function(K), scores, atol=1e-6 * np.abs(scores).max())
+    summed = np.bincount(picks, weights=np.where(y == 1, 1.0, -1.0) * reference.alpha_, minlength=m)
+    expected = K0_test @ np.linalg.solve(L.T, np.sign(d) * (L.T @ summed)) + reference.intercept_
+    np.testing.assert_allclose(ours.decision_function(K0_test[:, picks]), expected,
+                               atol=1e-6 * np.abs(expected).max())
+
+
+def test_a_factorization_that_does_not_represent_k_is_refused_by_name(load_split, monkeypatch):
+    """The guards on the multipliers and on the last Schur complement raise with the cause in words
+    (tightened here to bounds that transfusion's factorization, ≈ 5 and ≈ 1e-15, exceeds)."""
     split = load_split("transfusion")
     tl1 = kernel_function(resolve_params({"type": "tl1", "tau_factor": 0.7}, split.X_train.shape[1]))
     K = tl1(split.X_train, split.X_train)
-    assert np.abs(scipy.linalg.ldl(K, lower=True)[0]).max() > 1e6
-    with pytest.raises(KreinbenchError, match="TrIKSVM: the LDLᵀ factorization of K is unstable"):
-        TrIKSVM().fit(K, split.y_train)
+    with monkeypatch.context() as patch:
+        patch.setattr(triksvm, "MAX_RESIDUAL", 0.0)
+        with pytest.raises(KreinbenchError, match="TrIKSVM: K's rank-revealing LDLᵀ leaves a Schur complement"):
+            TrIKSVM().fit(K, split.y_train)
+    with monkeypatch.context() as patch:
+        patch.setattr(triksvm, "MAX_GROWTH", 1.0)
+        with pytest.raises(KreinbenchError, match="TrIKSVM: the LDLᵀ factorization of K is unstable"):
+            TrIKSVM().fit(K, split.y_train)
