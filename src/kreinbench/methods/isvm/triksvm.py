@@ -57,7 +57,7 @@ from kreinbench.methods.solvers.libsvm import libsvm_dual
 # every numerically singular TL1 kernel of the benchmark), and the factorization no longer represents K.
 MAX_GROWTH = 1e6
 # What the rank-revealing factorization's last Schur complement may leave, relative to max |K_ij|:
-# measured at 1e-14 on the benchmark's 22 TL1 kernels.
+# at most 1e-14 on the benchmark's 110 TL1 training kernels (benchmarks/results/trik_factorization.md).
 MAX_RESIDUAL = np.sqrt(np.finfo(float).eps)
 
 
