@@ -23,23 +23,23 @@ import scipy.linalg
 from threadpoolctl import threadpool_limits
 
 from kreinbench.linalg.cache import read_kernel_part
-from kreinbench.methods.isvm.triksvm import diagonal_blocks, rank_revealing_ldl
+from kreinbench.methods.isvm.triksvm import diagonal_blocks, rank_revealing_ldl, round_off
 
 
 def row(path: Path) -> dict:
     K, _ = read_kernel_part(path, "train")
     n = K.shape[0]
-    tolerance = n * np.finfo(float).eps * np.abs(K).max()
+    tolerance = round_off(K)
     start = time.perf_counter()
     lu, D, _ = scipy.linalg.ldl(K, lower=True)
     plain = time.perf_counter() - start
-    round_off = sum(int(np.sum(np.abs(np.linalg.eigvalsh(D[b, b])) <= tolerance)) for b in diagonal_blocks(D))
+    zero_pivots = sum(int(np.sum(np.abs(np.linalg.eigvalsh(D[b, b])) <= tolerance)) for b in diagonal_blocks(D))
     start = time.perf_counter()
     L, D, _, _ = rank_revealing_ldl(K, tolerance)
     seconds = time.perf_counter() - start
     mu, mu_D = np.linalg.eigvalsh(K), np.linalg.eigvalsh(D)
     return {"dataset": path.parent.parent.name, "rep": path.parent.name.removeprefix("rep"), "n": n,
-            "BK growth": f"{np.abs(lu).max():.2g}", "BK round-off pivots": round_off,
+            "BK growth": f"{np.abs(lu).max():.2g}", "BK round-off pivots": zero_pivots,
             "r": L.shape[1], "rank(K)": int(np.sum(np.abs(mu) > tolerance)),
             "negative(D)": int(np.sum(mu_D < -tolerance)), "negative(K)": int(np.sum(mu < -tolerance)),
             "growth": f"{np.abs(L).max():.3g}",

@@ -10,7 +10,7 @@ from kreinbench.errors import KreinbenchError
 from kreinbench.linalg.kernels import kernel_function, resolve_params
 from kreinbench.methods import KSVM, SVM, TrIKSVM
 from kreinbench.methods.isvm import triksvm
-from kreinbench.methods.isvm.triksvm import rank_revealing_ldl
+from kreinbench.methods.isvm.triksvm import rank_revealing_ldl, round_off
 
 
 @pytest.fixture(scope="module")
@@ -43,10 +43,6 @@ def test_on_a_positive_definite_kernel_it_is_the_svm_and_ksvm(monk2_tl1, C):
     for reference in (SVM(C=C, tol=1e-8).fit(K, y), KSVM(C=C, tol=1e-8).fit(K, y)):
         expected = reference.decision_function(K_test)
         np.testing.assert_allclose(ours.decision_function(K_test), expected, atol=1e-5 * np.abs(expected).max())
-
-
-def round_off(K):
-    return K.shape[0] * np.finfo(float).eps * np.abs(K).max()
 
 
 def author_construction(K, y, C, K_test):

@@ -86,6 +86,12 @@ def block_root_and_sign(D: np.ndarray, tolerance: float) -> tuple[scipy.sparse.c
     return scipy.sparse.csr_array(root), sign, negative
 
 
+def round_off(K: np.ndarray) -> float:
+    """n·ε·max|K_ij|: a pivot, an eigenvalue or a diagonal of R within it of 0 counts as 0 (a zero
+    eigenvalue of K, e.g. from duplicated rows, comes out of an elimination at round-off, of either sign)."""
+    return K.shape[0] * np.finfo(float).eps * max(float(np.abs(K).max(initial=0.0)), np.finfo(float).tiny)
+
+
 def bunch_kaufman(K: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(lu, D, perm): K = lu D luᵀ, lu[perm] unit lower triangular, D with 1 × 1 and 2 × 2 blocks."""
     if K.shape[0] == 0:
@@ -143,8 +149,7 @@ def rank_revealing_ldl(K: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.
 def trik_decomposition(K: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, scipy.sparse.csr_array,
                                                 np.ndarray, int]:
     """(L, pivots, perm, |D|^(1/2), sign(D), D's negative eigenvalues) of K's rank-revealing LDLᵀ."""
-    # A zero eigenvalue of K (duplicated rows) comes out as a pivot at round-off, of either sign.
-    tolerance = K.shape[0] * np.finfo(float).eps * max(float(np.abs(K).max()), np.finfo(float).tiny)
+    tolerance = round_off(K)
     L, D, pivots, perm = rank_revealing_ldl(K, tolerance)
     growth = float(np.abs(L).max(initial=0.0))
     if not np.isfinite(growth) or growth > MAX_GROWTH:
