@@ -169,3 +169,23 @@ def test_a_factorization_that_does_not_represent_k_is_refused_by_name(load_split
         patch.setattr(triksvm, "MAX_GROWTH", 1.0)
         with pytest.raises(KreinbenchError, match="TrIKSVM: the LDLᵀ factorization of K is unstable"):
             TrIKSVM().fit(K, split.y_train)
+
+
+def test_its_decisions_depend_on_the_order_of_the_rows_where_k_is_indefinite(monk2_tl1):
+    """K̃ = L|D|Lᵀ depends on the order of elimination, U|μ|Uᵀ does not: permuting MONK-2's training
+    rows leaves KSVM's test decisions and, on a positive definite RBF kernel, TrIK-SVM's where they
+    were, and moves TrIK-SVM's on the indefinite TL1 kernel (benchmarks/results/trik_row_order.md)."""
+    split, tl1 = monk2_tl1
+    X, y, X_test = split.X_train, split.y_train, split.X_test
+    rbf = kernel_function(resolve_params({"type": "rbf", "sigma": 1.0}, X.shape[1]))
+    p = np.random.default_rng(0).permutation(len(y))
+
+    def moved(estimator, kernel):
+        K, K_test = kernel(X, X), kernel(X_test, X)
+        given = estimator.fit(K, y).decision_function(K_test)
+        permuted = estimator.fit(K[np.ix_(p, p)], y[p]).decision_function(K_test[:, p])
+        return np.abs(permuted - given).max() / np.abs(given).max()
+
+    assert moved(KSVM(C=1.0, tol=1e-10), tl1) < 1e-5
+    assert moved(TrIKSVM(C=1.0, tol=1e-10), rbf) < 1e-5
+    assert moved(TrIKSVM(C=1.0, tol=1e-10), tl1) > 0.05

@@ -23,7 +23,9 @@ down at a zero leading minor (it stops there).  Here LAPACK's Bunch–Kaufman LD
 :func:`scipy.linalg.ldl`), the same decomposition with symmetric pivoting and 2 × 2 blocks, where K
 is numerically nonsingular; L|D|Lᵀ depends on the order of elimination (unlike U|μ|Uᵀ), and where
 Bunch–Kaufman does not pivot (K strongly diagonally dominant) it is the unpivoted factorization in the
-rows' order, as ``tests/test_triksvm.py`` checks against an unpivoted reference.
+rows' order, as ``tests/test_triksvm.py`` checks against an unpivoted reference.  So the decision
+changes with the order of the training rows where K is clearly indefinite (on the monks' TL1
+kernels, 10 permutations move the test accuracy by up to 12 points: benchmarks/trik_row_order.py).
 
 A numerically singular K (duplicated rows: every discrete data set's TL1 kernel) needs more: there
 Bunch–Kaufman pivots on round-off and its multipliers reach 1e14–1e19, so L|D|Lᵀ is no longer a
